@@ -1,0 +1,46 @@
+# textfp: PostgreSQL extension, built with PGXS.
+#
+#   make && make install        build and install into the server pg_config names
+#   make installcheck           run the pg_regress suite against a running server
+#   make unitcheck              build and run the C unit tests of the pure core
+#   test/run-tests.sh           everything, on a throwaway cluster (see README)
+
+EXTENSION   = textfp
+EXTVERSION  = 1.0
+
+MODULE_big  = textfp
+OBJS        = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
+
+# The install script is assembled from the fragments in src/sql/ (one per
+# concern, applied in file-name order); upgrade scripts live in upgrade/.
+DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
+DATA        = $(wildcard upgrade/$(EXTENSION)--*--*.sql)
+
+REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --load-extension=$(EXTENSION)
+
+PG_CPPFLAGS = -I$(srcdir)/src
+SHLIB_LINK += -lxxhash
+EXTRA_CLEAN = test/unit/*.bin
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
+	cat $^ > $@
+
+# C unit tests of the PostgreSQL-free core (src/tfp_*.c): each test/unit/*.c
+# links against those files only and prints TAP-style "ok"/"not ok" lines.
+CORE_SRCS  = $(sort $(wildcard src/tfp_*.c))
+UNIT_SRCS  = $(sort $(wildcard test/unit/*.c))
+UNIT_BINS  = $(UNIT_SRCS:.c=.bin)
+UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu11 -Isrc
+
+test/unit/%.bin: test/unit/%.c $(CORE_SRCS) $(wildcard src/tfp_*.h)
+	$(CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
+
+unitcheck: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "# $$t"; ./$$t; done
+
+.PHONY: unitcheck

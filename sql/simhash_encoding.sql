@@ -1,0 +1,102 @@
+--
+-- The stability contract across server encodings and locales: every golden
+-- text representable in an encoding gives, in a database of that encoding,
+-- the fingerprint it gives in UTF8 (its value pinned by simhash_golden).
+--
+\set regdb :DBNAME
+\i sql/include/golden_texts.sql
+
+CREATE FUNCTION representable(t text, enc name) RETURNS boolean
+LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+BEGIN
+  PERFORM convert_to(t, enc);
+  RETURN true;
+EXCEPTION WHEN untranslatable_character OR character_not_in_repertoire THEN
+  RETURN false;
+END $$;
+
+SELECT enc, count(*) FILTER (WHERE representable(body, enc)) AS representable
+FROM golden, unnest(ARRAY['EUC_CN', 'EUC_TW', 'LATIN1', 'SQL_ASCII']::name[]) enc
+GROUP BY enc ORDER BY enc;
+
+\copy (SELECT id, body, simhash(body) FROM golden WHERE representable(body, 'EUC_CN')) TO 'results/golden_euc_cn.tsv'
+\copy (SELECT id, body, simhash(body) FROM golden WHERE representable(body, 'EUC_TW')) TO 'results/golden_euc_tw.tsv'
+\copy (SELECT id, body, simhash(body) FROM golden WHERE representable(body, 'LATIN1')) TO 'results/golden_latin1.tsv'
+\copy (SELECT id, body, simhash(body) FROM golden) TO 'results/golden_all.tsv'
+
+-- EUC_CN (simplified Chinese), C locale
+CREATE DATABASE textfp_enc_euc_cn ENCODING 'EUC_CN' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
+\c textfp_enc_euc_cn
+SET client_encoding = 'UTF8';
+CREATE EXTENSION textfp;
+CREATE TABLE g (id int, body text, expected simhash);
+\copy g FROM 'results/golden_euc_cn.tsv'
+SELECT current_setting('server_encoding') AS enc, count(*) AS texts,
+       count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;
+SELECT id, simhash(body), expected FROM g WHERE simhash(body) <> expected;
+-- a traditional text typed in EUC_CN's simplified repertoire still folds
+SELECT simhash('国家统计局'::text) = simhash('國家統計局'::text) AS folds_in_euc_cn;
+
+-- EUC_TW (traditional Chinese), C locale
+CREATE DATABASE textfp_enc_euc_tw ENCODING 'EUC_TW' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
+\c textfp_enc_euc_tw
+SET client_encoding = 'UTF8';
+CREATE EXTENSION textfp;
+CREATE TABLE g (id int, body text, expected simhash);
+\copy g FROM 'results/golden_euc_tw.tsv'
+SELECT current_setting('server_encoding') AS enc, count(*) AS texts,
+       count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;
+SELECT id, simhash(body), expected FROM g WHERE simhash(body) <> expected;
+
+-- LATIN1, C locale
+CREATE DATABASE textfp_enc_latin1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
+\c textfp_enc_latin1
+SET client_encoding = 'UTF8';
+CREATE EXTENSION textfp;
+CREATE TABLE g (id int, body text, expected simhash);
+\copy g FROM 'results/golden_latin1.tsv'
+SELECT current_setting('server_encoding') AS enc, count(*) AS texts,
+       count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;
+SELECT id, simhash(body), expected FROM g WHERE simhash(body) <> expected;
+
+-- SQL_ASCII: bytes are read as UTF-8
+CREATE DATABASE textfp_enc_sql_ascii ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
+\c textfp_enc_sql_ascii
+SET client_encoding = 'UTF8';
+CREATE EXTENSION textfp;
+CREATE TABLE g (id int, body text, expected simhash);
+\copy g FROM 'results/golden_all.tsv'
+SELECT current_setting('server_encoding') AS enc, count(*) AS texts,
+       count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;
+SELECT id, simhash(body), expected FROM g WHERE simhash(body) <> expected;
+
+-- UTF8 under the C locale and under C.UTF-8
+CREATE DATABASE textfp_loc_c ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
+\c textfp_loc_c
+SET client_encoding = 'UTF8';
+CREATE EXTENSION textfp;
+CREATE TABLE g (id int, body text, expected simhash);
+\copy g FROM 'results/golden_all.tsv'
+SELECT current_setting('lc_ctype') AS ctype, count(*) AS texts,
+       count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;
+
+CREATE DATABASE textfp_loc_c_utf8 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8' TEMPLATE template0;
+\c textfp_loc_c_utf8
+SET client_encoding = 'UTF8';
+CREATE EXTENSION textfp;
+CREATE TABLE g (id int, body text, expected simhash);
+\copy g FROM 'results/golden_all.tsv'
+SELECT current_setting('lc_ctype') AS ctype, count(*) AS texts,
+       count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;
+-- ... and with a column collation that is not the default
+SELECT count(*) FILTER (WHERE simhash(body COLLATE "C") <> expected) AS mismatches_collate_c FROM g;
+
+\c :regdb
+DROP DATABASE textfp_enc_euc_cn;
+DROP DATABASE textfp_enc_euc_tw;
+DROP DATABASE textfp_enc_latin1;
+DROP DATABASE textfp_enc_sql_ascii;
+DROP DATABASE textfp_loc_c;
+DROP DATABASE textfp_loc_c_utf8;
+DROP TABLE golden;
+DROP FUNCTION representable(text, name);

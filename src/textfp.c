@@ -1,0 +1,59 @@
+/*
+ * textfp.c -- module magic and helpers shared by the fmgr wrappers
+ */
+#include "postgres.h"
+
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+
+#include "textfp.h"
+
+PG_MODULE_MAGIC;
+
+const char *
+textfp_text_utf8(text *t, size_t *len)
+{
+	const char *s = VARDATA_ANY(t);
+	int			l = VARSIZE_ANY_EXHDR(t);
+	int			enc = GetDatabaseEncoding();
+	char	   *c;
+
+	/* SQL_ASCII bytes are read as UTF-8; invalid sequences are separators */
+	if (enc == PG_UTF8 || enc == PG_SQL_ASCII)
+	{
+		*len = (size_t) l;
+		return s;
+	}
+	c = (char *) pg_do_encoding_conversion((unsigned char *) s, l, enc, PG_UTF8);
+	*len = (c == s) ? (size_t) l : strlen(c);
+	return c;
+}
+
+void
+textfp_feature_opts(tfp_feature_opts *o, int32 ngram, int32 shingle,
+					bool fold_case, bool fold_width, bool fold_han)
+{
+	if (ngram < 1 || ngram > TFP_MAX_NGRAM)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("ngram must be between 1 and %d, not %d",
+						TFP_MAX_NGRAM, ngram),
+				 errdetail("ngram is the number of consecutive Han characters in one feature.")));
+	if (shingle < 1 || shingle > TFP_MAX_SHINGLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("shingle must be between 1 and %d, not %d",
+						TFP_MAX_SHINGLE, shingle),
+				 errdetail("shingle is the number of consecutive words in one feature.")));
+	o->ngram = ngram;
+	o->shingle = shingle;
+	o->fold = (fold_case ? TFP_FOLD_CASE : 0) |
+		(fold_width ? TFP_FOLD_WIDTH : 0) |
+		(fold_han ? TFP_FOLD_HAN : 0);
+}
+
+void
+textfp_interrupt_tick(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}

@@ -1,0 +1,47 @@
+/*
+ * textfp.h -- shared declarations of textfp's PostgreSQL layer
+ *
+ * The pure core (tfp_core.h) knows nothing of PostgreSQL; the files that
+ * include this header are the thin fmgr wrappers around it.
+ */
+#ifndef TEXTFP_H
+#define TEXTFP_H
+
+#include "postgres.h"
+#include "fmgr.h"
+
+#include "tfp_core.h"
+
+/*
+ * The 64-bit fingerprint type.  Stored like int8 (LIKE = int8 in SQL): pass by
+ * value where Datum is 64 bits wide.  Ordering is that of the unsigned value.
+ */
+typedef uint64 simhash;
+
+#define DatumGetSimhash(X)		((simhash) DatumGetInt64(X))
+#define SimhashGetDatum(X)		Int64GetDatum((int64) (X))
+#define PG_GETARG_SIMHASH(n)	DatumGetSimhash(PG_GETARG_DATUM(n))
+#define PG_RETURN_SIMHASH(x)	return SimhashGetDatum(x)
+
+/* Hamming distance, with the hardware popcount where the CPU has one. */
+static inline int
+simhash_hamming(simhash a, simhash b)
+{
+	return tfp_hamming64(a, b);
+}
+
+/*
+ * A text argument as UTF-8: the bytes themselves when the server encoding is
+ * UTF8 (or SQL_ASCII), otherwise converted.  *len receives the byte length.
+ * The result may point into the (detoasted) argument; never modify it.
+ */
+extern const char *textfp_text_utf8(text *t, size_t *len);
+
+/* Feature options from SQL arguments, checked (22023 on bad values). */
+extern void textfp_feature_opts(tfp_feature_opts *o, int32 ngram, int32 shingle,
+								bool fold_case, bool fold_width, bool fold_han);
+
+/* A feature sink that checks for interrupts, for long texts. */
+extern void textfp_interrupt_tick(void);
+
+#endif							/* TEXTFP_H */

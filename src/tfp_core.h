@@ -1,0 +1,166 @@
+/*
+ * tfp_core.h -- textfp's pure C core: feature extraction and sketches
+ *
+ * Nothing here knows about PostgreSQL: the core works on UTF-8 bytes and
+ * 64-bit hashes, so it can be unit-tested, fuzzed and reused alone.  The fmgr
+ * wrappers (src/simhash_*.c, ...) convert server-encoded text to UTF-8, check
+ * parameters, and turn the core's results into SQL values.
+ *
+ * FEATURE EXTRACTION (version 1; frozen -- see README "Stability contract")
+ *
+ *  1. The text is decoded as UTF-8.  A byte that does not start a valid,
+ *     shortest-form UTF-8 sequence counts as U+FFFD (a separator).
+ *  2. Every code point is folded by tfp_cp_fold() under the caller's
+ *     TFP_FOLD_* flags (canonical decomposition always; compatibility
+ *     decomposition, case folding, traditional->simplified Chinese each
+ *     switchable), and every resulting code point is classified by
+ *     tfp_cp_class() as separator, word, han, mark or ignorable.
+ *  3. Ignorable code points are dropped.  A mark belongs to the preceding
+ *     character (a mark with no preceding letter starts a word).  A "han"
+ *     character with its marks is a unit (at most TFP_UNIT_MAX bytes of UTF-8
+ *     are kept; further marks are dropped).  A maximal run of word characters
+ *     with their marks is a word.  Separators, and the change between a han
+ *     unit and a word, end runs.
+ *  4. Han features: within each maximal run of consecutive han units, every
+ *     window of `ngram` consecutive units; a run shorter than `ngram` gives one
+ *     feature, the whole run.  The feature's hash is
+ *     XXH3_64bits_withSeed(UTF-8 of the units, TFP_SEED_HAN).
+ *  5. Word features: over the sequence of all words of the text (han units and
+ *     separators between them are skipped), every window of `shingle`
+ *     consecutive words; fewer than `shingle` words give one feature of all of
+ *     them.  A word's hash is XXH3_64bits_withSeed(UTF-8 of the word,
+ *     TFP_SEED_WORD); with shingle = 1 that is the feature's hash, otherwise
+ *     the feature's hash is XXH3_64bits_withSeed(the words' hashes as 8-byte
+ *     little-endian integers, concatenated, TFP_SEED_SHINGLE).
+ *  6. Features are emitted in text order, each occurrence separately, so an
+ *     occurrence count is a weight.
+ */
+#ifndef TFP_CORE_H
+#define TFP_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfp_unicode.h"
+
+#define TFP_MAX_NGRAM		16
+#define TFP_MAX_SHINGLE		16
+#define TFP_UNIT_MAX		32		/* bytes of UTF-8 kept per han unit */
+
+#define TFP_SEED_HAN		UINT64_C(0x7466703168616e31)	/* "tfp1han1" */
+#define TFP_SEED_WORD		UINT64_C(0x74667031776f7264)	/* "tfp1word" */
+#define TFP_SEED_SHINGLE	UINT64_C(0x7466703173686e67)	/* "tfp1shng" */
+#define TFP_SEED_TOKEN		UINT64_C(0x746670317573723a)	/* "tfp1usr:" */
+
+/* Features are handed to the caller in batches of at most TFP_BATCH. */
+#define TFP_BATCH			256
+/* The sink is also called (with n = 0) at least every TFP_TICK code points,
+ * so a caller can check for interrupts during long texts without features. */
+#define TFP_TICK			65536
+
+typedef struct tfp_feature_opts
+{
+	int			ngram;			/* han n-gram length, 1..TFP_MAX_NGRAM */
+	int			shingle;		/* word shingle length, 1..TFP_MAX_SHINGLE */
+	unsigned	fold;			/* TFP_FOLD_* flags */
+} tfp_feature_opts;
+
+typedef void (*tfp_feature_sink) (void *arg, const uint64_t *hashes, size_t n);
+
+/*
+ * Extract the features of a UTF-8 text (definition above), passing their
+ * hashes to sink in batches.  Returns the number of features.  The options
+ * must be valid (the caller checks them).
+ */
+extern uint64_t tfp_extract_features(const char *utf8, size_t len,
+									 const tfp_feature_opts *opts,
+									 tfp_feature_sink sink, void *arg);
+
+/* Hash of a caller-supplied token (its UTF-8 bytes, unfolded). */
+extern uint64_t tfp_token_hash(const char *utf8, size_t len);
+
+/* Decode one UTF-8 sequence at s (len > 0 bytes available); stores the code
+ * point (U+FFFD for an invalid sequence) and returns the bytes consumed (>= 1). */
+extern size_t tfp_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
+/* Encode cp as UTF-8 into out (4 bytes room); returns the length. */
+extern int	tfp_utf8_encode(uint32_t cp, unsigned char *out);
+
+/*
+ * SimHash accumulator (Charikar): for every feature with hash h and weight w,
+ * V[i] += w if bit i of h is 1, else V[i] -= w.  Bit i of the fingerprint is
+ * 1 iff V[i] > 0, 0 iff V[i] < 0.
+ *
+ * Tie rule: where V[i] = 0 the bit is bit i of T, the wrapping 64-bit sum of
+ * tfp_fmix64(h) over all feature occurrences.  T is independent of the
+ * order of the features and of bit i of any one hash, so ties do not bias
+ * bits towards 0 (with "tie gives 0", two features would give h1 & h2, and
+ * every short text would have fewer 1 bits than 0 bits).  No features give
+ * V = 0 and T = 0: the fingerprint 0.
+ *
+ * Unit weights use bit-sliced counters: adding a hash is a ripple of a few
+ * word operations instead of 64 counter updates.
+ */
+#define TFP_SLICE_PLANES	8
+
+typedef struct tfp_simhash_acc
+{
+	uint64_t	planes[TFP_SLICE_PLANES];	/* bit-sliced counters */
+	uint32_t	pending;		/* additions held in planes (< 2^planes) */
+	uint64_t	total;			/* features added */
+	uint64_t	tie;			/* T: sum of tfp_fmix64(h) */
+	uint64_t	ones[64];		/* flushed counts of 1 bits per position */
+} tfp_simhash_acc;
+
+/* MurmurHash3's 64-bit finalizer: a bijective mix of all 64 bits. */
+static inline uint64_t
+tfp_fmix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= UINT64_C(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	x *= UINT64_C(0xc4ceb9fe1a85ec53);
+	x ^= x >> 33;
+	return x;
+}
+
+extern void tfp_simhash_init(tfp_simhash_acc *acc);
+extern void tfp_simhash_add(tfp_simhash_acc *acc, const uint64_t *hashes, size_t n);
+extern uint64_t tfp_simhash_finish(tfp_simhash_acc *acc);
+
+/* Weighted form: V as doubles, features added in order. */
+typedef struct tfp_simhash_wacc
+{
+	double		v[64];
+	uint64_t	tie;			/* T, as above */
+} tfp_simhash_wacc;
+
+extern void tfp_simhash_winit(tfp_simhash_wacc *acc);
+extern void tfp_simhash_wadd(tfp_simhash_wacc *acc, uint64_t hash, double weight);
+extern uint64_t tfp_simhash_wfinish(const tfp_simhash_wacc *acc);
+
+/*
+ * Population count and Hamming distance of 64-bit values.  With a compiler
+ * target that has the instruction (__POPCNT__, e.g. -mpopcnt or
+ * -march=x86-64-v2) it is one instruction; otherwise a branch-free SWAR count
+ * of about a dozen operations, which beats a call through a function pointer.
+ */
+static inline int
+tfp_popcount64(uint64_t x)
+{
+#if defined(__POPCNT__) || defined(__ARM_NEON) || defined(__aarch64__)
+	return __builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (int) ((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
+
+static inline int
+tfp_hamming64(uint64_t a, uint64_t b)
+{
+	return tfp_popcount64(a ^ b);
+}
+
+#endif							/* TFP_CORE_H */

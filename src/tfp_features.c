@@ -1,0 +1,430 @@
+/*
+ * tfp_features.c -- Unicode-aware, locale-independent feature extraction
+ *
+ * Implements the definition in tfp_core.h.  One pass over the UTF-8 bytes,
+ * with an ASCII fast path; features are hashed with XXH3 and handed to the
+ * caller's sink in batches.
+ */
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "tfp_core.h"
+
+/* ------------------------------------------------------------------------
+ * UTF-8
+ * ------------------------------------------------------------------------ */
+
+size_t
+tfp_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+{
+	unsigned char c = s[0];
+	uint32_t	v;
+	size_t		need,
+				i;
+
+	if (c < 0x80)
+	{
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xC2 && c <= 0xDF)
+	{
+		need = 1;
+		v = c & 0x1F;
+	}
+	else if (c >= 0xE0 && c <= 0xEF)
+	{
+		need = 2;
+		v = c & 0x0F;
+	}
+	else if (c >= 0xF0 && c <= 0xF4)
+	{
+		need = 3;
+		v = c & 0x07;
+	}
+	else
+	{
+		*cp = 0xFFFD;
+		return 1;
+	}
+	if (len <= need)
+	{
+		*cp = 0xFFFD;
+		return 1;
+	}
+	for (i = 1; i <= need; i++)
+	{
+		if ((s[i] & 0xC0) != 0x80)
+		{
+			*cp = 0xFFFD;
+			return 1;
+		}
+		v = (v << 6) | (s[i] & 0x3F);
+	}
+	/* reject overlong forms, surrogates and values beyond U+10FFFF */
+	if ((need == 2 && v < 0x800) || (need == 3 && (v < 0x10000 || v > 0x10FFFF)) ||
+		(v >= 0xD800 && v <= 0xDFFF))
+	{
+		*cp = 0xFFFD;
+		return 1;
+	}
+	*cp = v;
+	return need + 1;
+}
+
+int
+tfp_utf8_encode(uint32_t cp, unsigned char *out)
+{
+	if (cp < 0x80)
+	{
+		out[0] = (unsigned char) cp;
+		return 1;
+	}
+	if (cp < 0x800)
+	{
+		out[0] = (unsigned char) (0xC0 | (cp >> 6));
+		out[1] = (unsigned char) (0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000)
+	{
+		out[0] = (unsigned char) (0xE0 | (cp >> 12));
+		out[1] = (unsigned char) (0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (unsigned char) (0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (unsigned char) (0xF0 | (cp >> 18));
+	out[1] = (unsigned char) (0x80 | ((cp >> 12) & 0x3F));
+	out[2] = (unsigned char) (0x80 | ((cp >> 6) & 0x3F));
+	out[3] = (unsigned char) (0x80 | (cp & 0x3F));
+	return 4;
+}
+
+uint64_t
+tfp_token_hash(const char *utf8, size_t len)
+{
+	return XXH3_64bits_withSeed(utf8, len, TFP_SEED_TOKEN);
+}
+
+/* ------------------------------------------------------------------------
+ * Extraction state
+ * ------------------------------------------------------------------------ */
+
+#define WORD_BUF	240			/* word bytes hashed in one shot; longer
+								 * words are streamed */
+
+typedef struct unit
+{
+	unsigned char len;
+	unsigned char b[TFP_UNIT_MAX];
+} unit;
+
+typedef struct extractor
+{
+	const tfp_feature_opts *o;
+	tfp_feature_sink sink;
+	void	   *arg;
+	uint64_t	nfeatures;
+
+	size_t		nbatch;			/* features in batch[] */
+
+	/* current han run: units in ring[], plus the open unit */
+	uint64_t	run_len;		/* closed units in the current run */
+	int			han_open;		/* ring[run_len % ngram] is being built */
+
+	/* words seen; shingle window: hashes of the last `shingle` words */
+	uint64_t	nwords;
+	uint64_t	words[TFP_MAX_SHINGLE];
+
+	/* current word */
+	int			in_word;
+	size_t		wlen;			/* bytes in wbuf, or total when streaming */
+	int			streaming;
+	unsigned char wbuf[WORD_BUF];
+	XXH3_state_t wstate;
+
+	/* not cleared at start: */
+	uint64_t	batch[TFP_BATCH];	/* output batch */
+	unit		ring[TFP_MAX_NGRAM];	/* the last ngram units of the run */
+
+} extractor;
+
+static inline void
+emit(extractor *x, uint64_t h)
+{
+	x->batch[x->nbatch++] = h;
+	if (x->nbatch == TFP_BATCH)
+	{
+		x->sink(x->arg, x->batch, x->nbatch);
+		x->nfeatures += x->nbatch;
+		x->nbatch = 0;
+	}
+}
+
+/* Hash of the han n-gram made of the k units ending at ring position `last`. */
+static uint64_t
+han_gram_hash(extractor *x, uint64_t last, int k)
+{
+	unsigned char buf[TFP_UNIT_MAX * TFP_MAX_NGRAM];
+	size_t		len = 0;
+	int			n = x->o->ngram;
+	int			i;
+
+	for (i = k - 1; i >= 0; i--)
+	{
+		const unit *u = &x->ring[(last - i) % n];
+
+		memcpy(buf + len, u->b, u->len);
+		len += u->len;
+	}
+	return XXH3_64bits_withSeed(buf, len, TFP_SEED_HAN);
+}
+
+/* Close the open han unit: it completes one n-gram if the run is long enough. */
+static void
+han_close_unit(extractor *x)
+{
+	uint64_t	last = x->run_len;
+
+	x->han_open = 0;
+	x->run_len++;
+	if (x->run_len >= (uint64_t) x->o->ngram)
+		emit(x, han_gram_hash(x, last, x->o->ngram));
+}
+
+/* End the han run: a run shorter than ngram is one feature. */
+static void
+han_end_run(extractor *x)
+{
+	if (x->han_open)
+		han_close_unit(x);
+	if (x->run_len > 0 && x->run_len < (uint64_t) x->o->ngram)
+		emit(x, han_gram_hash(x, x->run_len - 1, (int) x->run_len));
+	x->run_len = 0;
+}
+
+static void
+han_begin_unit(extractor *x, const unsigned char *b, int len)
+{
+	unit	   *u;
+
+	if (x->han_open)
+		han_close_unit(x);
+	u = &x->ring[x->run_len % x->o->ngram];
+	memcpy(u->b, b, len);
+	u->len = (unsigned char) len;
+	x->han_open = 1;
+}
+
+static void
+han_add_mark(extractor *x, const unsigned char *b, int len)
+{
+	unit	   *u = &x->ring[x->run_len % x->o->ngram];
+
+	if (u->len + len <= TFP_UNIT_MAX)
+	{
+		memcpy(u->b + u->len, b, len);
+		u->len += (unsigned char) len;
+	}
+}
+
+static void
+word_add(extractor *x, const unsigned char *b, size_t len)
+{
+	x->in_word = 1;
+	if (!x->streaming)
+	{
+		if (x->wlen + len <= WORD_BUF)
+		{
+			memcpy(x->wbuf + x->wlen, b, len);
+			x->wlen += len;
+			return;
+		}
+		XXH3_64bits_reset_withSeed(&x->wstate, TFP_SEED_WORD);
+		XXH3_64bits_update(&x->wstate, x->wbuf, x->wlen);
+		x->streaming = 1;
+	}
+	XXH3_64bits_update(&x->wstate, b, len);
+	x->wlen += len;
+}
+
+static uint64_t
+shingle_hash(extractor *x, uint64_t last, int k)
+{
+	unsigned char buf[8 * TFP_MAX_SHINGLE];
+	int			n = x->o->shingle;
+	int			i,
+				j;
+
+	for (i = 0; i < k; i++)
+	{
+		uint64_t	h = x->words[(last - (k - 1) + i) % n];
+
+		for (j = 0; j < 8; j++)
+			buf[i * 8 + j] = (unsigned char) (h >> (8 * j));
+	}
+	return XXH3_64bits_withSeed(buf, 8 * (size_t) k, TFP_SEED_SHINGLE);
+}
+
+static void
+word_end(extractor *x)
+{
+	uint64_t	h;
+	int			n = x->o->shingle;
+
+	if (!x->in_word)
+		return;
+	h = x->streaming ? XXH3_64bits_digest(&x->wstate)
+		: XXH3_64bits_withSeed(x->wbuf, x->wlen, TFP_SEED_WORD);
+	x->in_word = 0;
+	x->streaming = 0;
+	x->wlen = 0;
+
+	if (n == 1)
+	{
+		x->nwords++;
+		emit(x, h);
+		return;
+	}
+	x->words[x->nwords % n] = h;
+	x->nwords++;
+	if (x->nwords >= (uint64_t) n)
+		emit(x, shingle_hash(x, x->nwords - 1, n));
+}
+
+/* Handle one folded code point with its class. */
+static inline void
+feed(extractor *x, uint32_t cp, int cls)
+{
+	unsigned char b[4];
+	int			len;
+
+	switch (cls)
+	{
+		case TFP_CC_WORD:
+			if (x->run_len || x->han_open)
+				han_end_run(x);
+			if (cp < 0x80)
+			{
+				b[0] = (unsigned char) cp;
+				word_add(x, b, 1);
+			}
+			else
+				word_add(x, b, tfp_utf8_encode(cp, b));
+			break;
+		case TFP_CC_HAN:
+			word_end(x);
+			len = tfp_utf8_encode(cp, b);
+			han_begin_unit(x, b, len);
+			break;
+		case TFP_CC_MARK:
+			len = tfp_utf8_encode(cp, b);
+			if (x->han_open)
+				han_add_mark(x, b, len);
+			else
+				word_add(x, b, len);
+			break;
+		case TFP_CC_IGNORE:
+			break;
+		default:				/* separator */
+			word_end(x);
+			if (x->run_len || x->han_open)
+				han_end_run(x);
+			break;
+	}
+}
+
+/* Class and case fold of ASCII, the fast path. */
+static const unsigned char ascii_word[128] = {
+	['0'] = 1,['1'] = 1,['2'] = 1,['3'] = 1,['4'] = 1,
+	['5'] = 1,['6'] = 1,['7'] = 1,['8'] = 1,['9'] = 1,
+	['A'] = 1,['B'] = 1,['C'] = 1,['D'] = 1,['E'] = 1,['F'] = 1,['G'] = 1,
+	['H'] = 1,['I'] = 1,['J'] = 1,['K'] = 1,['L'] = 1,['M'] = 1,['N'] = 1,
+	['O'] = 1,['P'] = 1,['Q'] = 1,['R'] = 1,['S'] = 1,['T'] = 1,['U'] = 1,
+	['V'] = 1,['W'] = 1,['X'] = 1,['Y'] = 1,['Z'] = 1,
+	['a'] = 1,['b'] = 1,['c'] = 1,['d'] = 1,['e'] = 1,['f'] = 1,['g'] = 1,
+	['h'] = 1,['i'] = 1,['j'] = 1,['k'] = 1,['l'] = 1,['m'] = 1,['n'] = 1,
+	['o'] = 1,['p'] = 1,['q'] = 1,['r'] = 1,['s'] = 1,['t'] = 1,['u'] = 1,
+	['v'] = 1,['w'] = 1,['x'] = 1,['y'] = 1,['z'] = 1,
+};
+
+uint64_t
+tfp_extract_features(const char *utf8, size_t len, const tfp_feature_opts *opts,
+					 tfp_feature_sink sink, void *arg)
+{
+	extractor  *x;
+	extractor	xs;
+	const unsigned char *s = (const unsigned char *) utf8;
+	size_t		pos = 0;
+	size_t		next_tick = TFP_TICK;
+	int			fold_case = (opts->fold & TFP_FOLD_CASE) != 0;
+
+	x = &xs;
+	memset(x, 0, offsetof(extractor, wbuf));
+	x->o = opts;
+	x->sink = sink;
+	x->arg = arg;
+
+	while (pos < len)
+	{
+		unsigned char c = s[pos];
+
+		if (pos >= next_tick)
+		{
+			sink(arg, NULL, 0);
+			next_tick = pos + TFP_TICK;
+		}
+
+		if (c < 0x80)
+		{
+			/* ASCII fast path: letters and digits extend a word */
+			pos++;
+			if (ascii_word[c])
+			{
+				if (x->run_len || x->han_open)
+					han_end_run(x);
+				if (fold_case && c >= 'A' && c <= 'Z')
+					c += 'a' - 'A';
+				/* inline the common case of word_add */
+				if (!x->streaming && x->wlen < WORD_BUF)
+				{
+					x->wbuf[x->wlen++] = c;
+					x->in_word = 1;
+				}
+				else
+					word_add(x, &c, 1);
+			}
+			else
+			{
+				word_end(x);
+				if (x->run_len || x->han_open)
+					han_end_run(x);
+			}
+		}
+		else
+		{
+			uint32_t	cp;
+			uint32_t	out[TFP_FOLD_MAX];
+			int			n,
+						i;
+
+			pos += tfp_utf8_decode(s + pos, len - pos, &cp);
+			n = tfp_cp_fold(cp, opts->fold, out);
+			for (i = 0; i < n; i++)
+				feed(x, out[i], tfp_cp_class(out[i]));
+		}
+	}
+	word_end(x);
+	han_end_run(x);
+	/* fewer words than the shingle size: one feature of all of them */
+	if (opts->shingle > 1 && x->nwords > 0 && x->nwords < (uint64_t) opts->shingle)
+		emit(x, shingle_hash(x, x->nwords - 1, (int) x->nwords));
+	if (x->nbatch > 0)
+	{
+		sink(arg, x->batch, x->nbatch);
+		x->nfeatures += x->nbatch;
+	}
+	return x->nfeatures;
+}

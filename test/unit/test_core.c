@@ -1,0 +1,279 @@
+/*
+ * test_core.c -- unit tests of the PostgreSQL-free core: UTF-8, feature
+ * extraction rules, and the SimHash accumulator against a naive reference.
+ * Prints TAP lines; exits 1 if any check fails.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "tfp_core.h"
+
+static int	ntest = 0;
+static int	nfail = 0;
+
+static void
+check(int ok, const char *what)
+{
+	ntest++;
+	if (!ok)
+		nfail++;
+	printf("%sok %d - %s\n", ok ? "" : "not ", ntest, what);
+}
+
+/* collect features */
+typedef struct
+{
+	uint64_t	h[4096];
+	size_t		n;
+	size_t		ticks;
+} coll;
+
+static void
+coll_sink(void *arg, const uint64_t *h, size_t n)
+{
+	coll	   *c = arg;
+
+	if (n == 0)
+		c->ticks++;
+	while (n-- > 0 && c->n < 4096)
+		c->h[c->n++] = *h++;
+}
+
+static size_t
+features(const char *s, int ngram, int shingle, unsigned fold, coll *c)
+{
+	tfp_feature_opts o = {ngram, shingle, fold};
+
+	memset(c, 0, sizeof(*c));
+	return (size_t) tfp_extract_features(s, strlen(s), &o, coll_sink, c);
+}
+
+static uint64_t
+hs(const char *s, uint64_t seed)
+{
+	return XXH3_64bits_withSeed(s, strlen(s), seed);
+}
+
+static uint64_t
+simhash_of(const char *s, int ngram, int shingle, unsigned fold)
+{
+	coll		c;
+	tfp_simhash_acc acc;
+
+	features(s, ngram, shingle, fold, &c);
+	tfp_simhash_init(&acc);
+	tfp_simhash_add(&acc, c.h, c.n);
+	return tfp_simhash_finish(&acc);
+}
+
+static uint64_t
+naive_simhash(const uint64_t *h, size_t n)
+{
+	long long	v[64] = {0};
+	uint64_t	fp = 0,
+				tie = 0;
+	size_t		k;
+	int			i;
+
+	for (k = 0; k < n; k++)
+	{
+		tie += tfp_fmix64(h[k]);
+		for (i = 0; i < 64; i++)
+			v[i] += ((h[k] >> i) & 1) ? 1 : -1;
+	}
+	for (i = 0; i < 64; i++)
+		if (v[i] > 0 || (v[i] == 0 && ((tie >> i) & 1)))
+			fp |= (uint64_t) 1 << i;
+	return fp;
+}
+
+static uint64_t
+rng(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+int
+main(void)
+{
+	coll		c;
+	uint32_t	cp;
+	unsigned char buf[8];
+	uint64_t	seed = 88172645463325252ULL;
+	const unsigned fold = TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN;
+
+	/* UTF-8 decoding */
+	check(tfp_utf8_decode((const unsigned char *) "\xe4\xb8\xad", 3, &cp) == 3 && cp == 0x4E2D,
+		  "decode 3-byte sequence");
+	check(tfp_utf8_decode((const unsigned char *) "\xf0\x9f\x98\x80", 4, &cp) == 4 && cp == 0x1F600,
+		  "decode 4-byte sequence");
+	check(tfp_utf8_decode((const unsigned char *) "\xc0\xaf", 2, &cp) == 1 && cp == 0xFFFD,
+		  "overlong form is U+FFFD, one byte consumed");
+	check(tfp_utf8_decode((const unsigned char *) "\xed\xa0\x80", 3, &cp) == 1 && cp == 0xFFFD,
+		  "encoded surrogate is U+FFFD");
+	check(tfp_utf8_decode((const unsigned char *) "\xe4\xb8", 2, &cp) == 1 && cp == 0xFFFD,
+		  "truncated sequence is U+FFFD");
+	check(tfp_utf8_decode((const unsigned char *) "\xf4\x90\x80\x80", 4, &cp) == 1 && cp == 0xFFFD,
+		  "beyond U+10FFFF is U+FFFD");
+	check(tfp_utf8_encode(0x10FFFF, buf) == 4 && tfp_utf8_decode(buf, 4, &cp) == 4 && cp == 0x10FFFF,
+		  "encode/decode round trip at U+10FFFF");
+
+	/* word features */
+	check(features("Hello, world!", 2, 1, fold, &c) == 2 &&
+		  c.h[0] == hs("hello", TFP_SEED_WORD) && c.h[1] == hs("world", TFP_SEED_WORD),
+		  "words are case-folded XXH3 of their UTF-8, in order");
+	check(features("Hello, world!", 2, 1, 0, &c) == 2 && c.h[0] == hs("Hello", TFP_SEED_WORD),
+		  "fold_case off keeps case");
+	check(features("a b c d", 2, 3, fold, &c) == 2, "3-shingles over 4 words: 2 features");
+	check(features("a b", 2, 3, fold, &c) == 1, "fewer words than the shingle size: one feature");
+	check(features("", 2, 1, fold, &c) == 0, "empty text: no features");
+	check(features(" ,.!? \t\n", 2, 1, fold, &c) == 0, "only separators: no features");
+
+	/* han features */
+	check(features("\xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97", 2, 1, fold, &c) == 2 &&
+		  c.h[0] == hs("\xe4\xb8\xad\xe6\x96\x87", TFP_SEED_HAN) &&
+		  c.h[1] == hs("\xe6\x96\x87\xe5\xad\x97", TFP_SEED_HAN),
+		  "han bigrams: 中文字 gives 中文, 文字");
+	check(features("\xe4\xb8\xad", 2, 1, fold, &c) == 1 &&
+		  c.h[0] == hs("\xe4\xb8\xad", TFP_SEED_HAN),
+		  "one han character: one feature, itself");
+	check(features("\xe4\xb8\xad\xef\xbc\x8c\xe6\x96\x87", 2, 1, fold, &c) == 2,
+		  "han runs are split by punctuation (中，文: two unigrams)");
+	check(features("\xe4\xb8\xad\xe6\x96\x87PostgreSQL\xe6\x95\xb0\xe6\x8d\xae", 2, 1, fold, &c) == 3 &&
+		  c.h[0] == hs("\xe4\xb8\xad\xe6\x96\x87", TFP_SEED_HAN) &&
+		  c.h[1] == hs("postgresql", TFP_SEED_WORD) &&
+		  c.h[2] == hs("\xe6\x95\xb0\xe6\x8d\xae", TFP_SEED_HAN),
+		  "mixed text: han runs and a word, in text order");
+	check(features("\xe6\xbc\xa2\xe5\xad\x97", 2, 1, fold, &c) == 1 &&
+		  c.h[0] == hs("\xe6\xb1\x89\xe5\xad\x97", TFP_SEED_HAN),
+		  "traditional 漢字 folds to simplified 汉字");
+	check(features("\xef\xbc\xa1\xef\xbc\xa2\xef\xbc\xa3", 2, 1, fold, &c) == 1 &&
+		  c.h[0] == hs("abc", TFP_SEED_WORD),
+		  "full-width ＡＢＣ folds to abc");
+	check(features("caf\xc3\xa9", 2, 1, fold, &c) == 1 &&
+		  c.h[0] == hs("cafe\xcc\x81", TFP_SEED_WORD),
+		  "precomposed é is decomposed (café)");
+	check(simhash_of("caf\xc3\xa9 au lait", 2, 1, fold) == simhash_of("cafe\xcc\x81 au lait", 2, 1, fold),
+		  "precomposed and decomposed spellings give the same simhash");
+	check(features("Hel\xc2\xadlo", 2, 1, fold, &c) == 1 && c.h[0] == hs("hello", TFP_SEED_WORD),
+		  "soft hyphen is ignored inside a word");
+	check(features("\xf0\x9f\x98\x80\xf0\x9f\x98\x80", 2, 1, fold, &c) == 0,
+		  "emoji are separators");
+
+	/* long words stream through XXH3 with the same result */
+	{
+		static char big[5000];
+
+		memset(big, 'x', sizeof(big) - 1);
+		check(features(big, 2, 1, fold, &c) == 1 && c.h[0] == hs(big, TFP_SEED_WORD),
+			  "a 4999-byte word hashes like the one-shot XXH3");
+	}
+
+	/* ticks for long texts without features */
+	{
+		size_t		n = 3 * TFP_TICK + 10;
+		char	   *sp = malloc(n + 1);
+		tfp_feature_opts o = {2, 1, fold};
+
+		memset(sp, ' ', n);
+		sp[n] = 0;
+		memset(&c, 0, sizeof(c));
+		tfp_extract_features(sp, n, &o, coll_sink, &c);
+		check(c.ticks >= 3, "sink is ticked during long featureless text");
+		free(sp);
+	}
+
+	/* accumulator against the naive reference */
+	{
+		static uint64_t h[10000];
+		int			trial,
+					ok = 1;
+
+		for (trial = 0; trial < 200 && ok; trial++)
+		{
+			size_t		n = rng(&seed) % 10000,
+						k;
+			tfp_simhash_acc acc;
+
+			for (k = 0; k < n; k++)
+			{
+				h[k] = rng(&seed);
+				/* bias some trials towards ties and skewed bits */
+				if (trial % 3 == 1)
+					h[k] &= 0xFFFF0000FFFF0000ULL;
+				if (trial % 3 == 2)
+					h[k] = (k & 1) ? h[k] : ~h[k - (k > 0)];
+			}
+			tfp_simhash_init(&acc);
+			/* add in uneven batches */
+			for (k = 0; k < n;)
+			{
+				size_t		b = 1 + rng(&seed) % 700;
+
+				if (b > n - k)
+					b = n - k;
+				tfp_simhash_add(&acc, h + k, b);
+				k += b;
+			}
+			ok = tfp_simhash_finish(&acc) == naive_simhash(h, n);
+		}
+		check(ok, "bit-sliced accumulator equals naive counters on 200 random sets");
+	}
+	{
+		tfp_simhash_wacc w;
+		uint64_t	h[3] = {0xF0F0F0F0F0F0F0F0ULL, 0xFF00FF00FF00FF00ULL, 0x0ULL};
+
+		tfp_simhash_winit(&w);
+		tfp_simhash_wadd(&w, h[0], 1.0);
+		tfp_simhash_wadd(&w, h[1], 1.0);
+		tfp_simhash_wadd(&w, h[2], 1.0);
+		check(tfp_simhash_wfinish(&w) == naive_simhash(h, 3), "weighted accumulator with unit weights");
+		tfp_simhash_winit(&w);
+		tfp_simhash_wadd(&w, h[0], 3.0);
+		tfp_simhash_wadd(&w, h[1], -1.0);
+		check(tfp_simhash_wfinish(&w) == 0xF0F0F0F0F0F0F0F0ULL, "weights dominate");
+		tfp_simhash_winit(&w);
+		check(tfp_simhash_wfinish(&w) == 0, "no features: fingerprint 0");
+	}
+	{
+		/* two features: agreeing bits kept, ties from T, about half 1s */
+		uint64_t	a = 0x0123456789ABCDEFULL,
+					b = 0xFEDCBA9876543210ULL;	/* b = ~a: all ties */
+		uint64_t	pair[2] = {a, b};
+		tfp_simhash_acc acc;
+
+		tfp_simhash_init(&acc);
+		tfp_simhash_add(&acc, pair, 2);
+		check(tfp_simhash_finish(&acc) == tfp_fmix64(a) + tfp_fmix64(b),
+			  "all-tie fingerprint is the tie-breaker T");
+	}
+	{
+		/* tie rule is unbiased: over many 2-feature sets, ~50% ones */
+		uint64_t	ones = 0;
+		int			t;
+
+		for (t = 0; t < 20000; t++)
+		{
+			uint64_t	pair[2] = {rng(&seed), rng(&seed)};
+			tfp_simhash_acc acc;
+
+			tfp_simhash_init(&acc);
+			tfp_simhash_add(&acc, pair, 2);
+			ones += (uint64_t) tfp_popcount64(tfp_simhash_finish(&acc));
+		}
+		check(ones > 20000 * 64 * 0.49 && ones < 20000 * 64 * 0.51,
+			  "two-feature fingerprints have 50% +- 1% one bits");
+	}
+	check(tfp_popcount64(0) == 0 && tfp_popcount64(~0ULL) == 64 &&
+		  tfp_popcount64(0x8000000000000001ULL) == 2, "popcount");
+
+	printf("1..%d\n", ntest);
+	return nfail ? 1 : 0;
+}
