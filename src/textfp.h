@@ -44,4 +44,7 @@ extern void textfp_feature_opts(tfp_feature_opts *o, int32 ngram, int32 shingle,
 /* A feature sink that checks for interrupts, for long texts. */
 extern void textfp_interrupt_tick(void);
 
+/* module initialisation of the Hamming-radius search (simhash_planner.c) */
+extern void textfp_hamming_init(void);
+
 #endif							/* TEXTFP_H */
