@@ -150,7 +150,10 @@ simhash_gin_plan(const GinLayout *l, int k, int *r, int *need)
 	{
 		n += probe_count(block_width(m, j), *r);
 		if (n > GIN_MAX_PROBES)
+		{
+			*need = 0;			/* every row is a candidate */
 			return -1;
+		}
 	}
 	return n;
 }
