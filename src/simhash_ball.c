@@ -265,9 +265,8 @@ simhash_ball_selectivity(PlannerInfo *root, Node *var, int varRelid,
 		if (center == NULL)
 		{
 			/*
-			 * Unknown centre (a parameter in a generic plan): a query key is
-			 * usually a stored fingerprint, so count one average duplicate
-			 * group: the mean MCV frequency if there are MCVs.
+			 * Unknown centre (a parameter in a generic plan): the tail over
+			 * the rows that are not among the most common values.
 			 */
 			sel = tail * (1.0 - nullfrac - mcvsum);
 		}
