@@ -2,18 +2,30 @@
  * tfp_simhash.c -- the SimHash accumulator (Charikar 2002; Manku et al. 2007)
  *
  * With unit weights, V[i] = ones[i] - (total - ones[i]), so bit i is 1 iff
- * 2 * ones[i] > total: only the count of 1 bits per position is needed.  Those
- * counts are kept bit-sliced: planes[j] holds bit j of all 64 counters, and
- * adding a hash is a binary ripple-carry over the planes -- on average about
- * two iterations of three word operations, instead of 64 counter updates.
- * Every 2^TFP_SLICE_PLANES - 1 additions the planes are flushed into ones[].
- * Ties (2 * ones[i] = total) take bit i of the tie-breaker T (tfp_core.h).
+ * 2 * ones[i] > total: only the count of 1 bits per position is needed.
+ * Those counts are kept as bytes packed eight to a 64-bit word (SWAR): for
+ * each byte b of a hash, spread[b] has byte i equal to bit i of b, and one
+ * 64-bit add updates eight counters; blocks of 16 hashes are first reduced
+ * by a carry-save adder network (see tfp_simhash_add).  No counter exceeds
+ * 255: the bytes are flushed into ones[] before they could.  Ties (2 * ones[i] =
+ * total) take bit i of the tie-breaker T (tfp_core.h).
  */
 #include <string.h>
 
 #include "tfp_core.h"
 
-#define SLICE_MAX	((1u << TFP_SLICE_PLANES) - 1)
+#define FLUSH_EVERY 255
+
+/* byte i of SPREAD(b) is bit i of b: multiply copies b into every byte, the
+ * mask keeps bit i of byte i, and adding 0x7f moves any set bit to bit 7 */
+#define SPREAD(b) \
+	((((((uint64_t) (b) * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201)) + \
+	   UINT64_C(0x7f7f7f7f7f7f7f7f)) & UINT64_C(0x8080808080808080)) >> 7)
+#define S4(b)	SPREAD(b), SPREAD((b) + 1), SPREAD((b) + 2), SPREAD((b) + 3)
+#define S16(b)	S4(b), S4((b) + 4), S4((b) + 8), S4((b) + 12)
+#define S64(b)	S16(b), S16((b) + 16), S16((b) + 32), S16((b) + 48)
+
+static const uint64_t spread[256] = {S64(0), S64(64), S64(128), S64(192)};
 
 void
 tfp_simhash_init(tfp_simhash_acc *acc)
@@ -27,42 +39,105 @@ flush(tfp_simhash_acc *acc)
 	int			i,
 				j;
 
-	for (j = 0; j < TFP_SLICE_PLANES; j++)
+	for (j = 0; j < 8; j++)
 	{
-		uint64_t	p = acc->planes[j];
+		uint64_t	w = acc->lanes[j];
 
-		while (p)
-		{
-			i = __builtin_ctzll(p);
-			acc->ones[i] += (uint64_t) 1 << j;
-			p &= p - 1;
-		}
-		acc->planes[j] = 0;
+		for (i = 0; i < 8; i++)
+			acc->ones[8 * j + i] += (w >> (8 * i)) & 0xFF;
+		acc->lanes[j] = 0;
 	}
 	acc->pending = 0;
 }
 
+/* full adder on words: (hi, lo) = a + b + c, bitwise; half adder: a + b */
+#define CSA(hi, lo, a, b, c) \
+	do { \
+		uint64_t	u_ = (a) ^ (b); \
+		(hi) = ((a) & (b)) | (u_ & (c)); \
+		(lo) = u_ ^ (c); \
+	} while (0)
+#define HA(hi, lo, a, b) \
+	do { \
+		uint64_t	a_ = (a), b_ = (b); \
+		(hi) = a_ & b_; \
+		(lo) = a_ ^ b_; \
+	} while (0)
+
+/* add one 64-bit word, counted `times` times (1..16), to the byte counters */
+static inline void
+add_lanes(tfp_simhash_acc *acc, uint64_t h, uint64_t times)
+{
+	acc->lanes[0] += times * spread[h & 0xFF];
+	acc->lanes[1] += times * spread[(h >> 8) & 0xFF];
+	acc->lanes[2] += times * spread[(h >> 16) & 0xFF];
+	acc->lanes[3] += times * spread[(h >> 24) & 0xFF];
+	acc->lanes[4] += times * spread[(h >> 32) & 0xFF];
+	acc->lanes[5] += times * spread[(h >> 40) & 0xFF];
+	acc->lanes[6] += times * spread[(h >> 48) & 0xFF];
+	acc->lanes[7] += times * spread[h >> 56];
+}
+
+/*
+ * Add n hashes.  Blocks of 16 go through a carry-save adder network
+ * (Harley-Seal): 11 full and 4 half adders on whole words turn 16 words of
+ * weight 1 into five words of weight 1, 2, 4, 8 and 16 whose weighted sum,
+ * position by position, is the number of 1 bits among the 16; only those
+ * five are added to the byte counters.  `pending` bounds the largest byte
+ * counter (a block adds at most 31, a single hash 1), and the counters are
+ * flushed before it could pass 255.
+ */
 void
 tfp_simhash_add(tfp_simhash_acc *acc, const uint64_t *hashes, size_t n)
 {
 	size_t		k;
 
 	for (k = 0; k < n; k++)
+		acc->tie += tfp_fmix64(hashes[k]);
+
+	for (k = 0; k + 16 <= n; k += 16)
 	{
-		uint64_t	carry = hashes[k];
-		int			j;
+		const uint64_t *h = hashes + k;
+		uint64_t	a1c, a1s, a2c, a2s, a3c, a3s, a4c, a4s, a5c, a5s;
+		uint64_t	b1c, b1s, b2c, b2s, c1c, c1s, c2c, c2s, c3c, c3s;
+		uint64_t	e1c, e1s, cy2, cy4, cy8;
+		uint64_t	ones, twos, fours, eights, sixteens;
 
-		acc->tie += tfp_fmix64(carry);
-		/* pending < SLICE_MAX here, so the carry never leaves the planes */
-		for (j = 0; carry != 0; j++)
-		{
-			uint64_t	t = acc->planes[j] & carry;
+		/* weight 1: h0..h15 */
+		CSA(a1c, a1s, h[0], h[1], h[2]);
+		CSA(a2c, a2s, h[3], h[4], h[5]);
+		CSA(a3c, a3s, h[6], h[7], h[8]);
+		CSA(a4c, a4s, h[9], h[10], h[11]);
+		CSA(a5c, a5s, h[12], h[13], h[14]);
+		CSA(b1c, b1s, a1s, a2s, a3s);
+		CSA(b2c, b2s, a4s, a5s, h[15]);
+		HA(cy2, ones, b1s, b2s);
+		/* weight 2: a1c..a5c, b1c, b2c, cy2 */
+		CSA(c1c, c1s, a1c, a2c, a3c);
+		CSA(c2c, c2s, a4c, a5c, b1c);
+		CSA(c3c, c3s, b2c, cy2, c1s);
+		HA(cy4, twos, c2s, c3s);
+		/* weight 4: c1c, c2c, c3c, cy4 */
+		CSA(e1c, e1s, c1c, c2c, c3c);
+		HA(cy8, fours, e1s, cy4);
+		/* weight 8: e1c, cy8 */
+		HA(sixteens, eights, e1c, cy8);
 
-			acc->planes[j] ^= carry;
-			carry = t;
-		}
-		if (++acc->pending == SLICE_MAX)
+		if (acc->pending + 31 > FLUSH_EVERY)
 			flush(acc);
+		add_lanes(acc, ones, 1);
+		add_lanes(acc, twos, 2);
+		add_lanes(acc, fours, 4);
+		add_lanes(acc, eights, 8);
+		add_lanes(acc, sixteens, 16);
+		acc->pending += 31;
+	}
+	for (; k < n; k++)
+	{
+		if (acc->pending + 1 > FLUSH_EVERY)
+			flush(acc);
+		add_lanes(acc, hashes[k], 1);
+		acc->pending += 1;
 	}
 	acc->total += n;
 }
@@ -80,6 +155,36 @@ tfp_simhash_finish(tfp_simhash_acc *acc)
 
 		if (twice > acc->total ||
 			(twice == acc->total && ((acc->tie >> i) & 1)))
+			fp |= (uint64_t) 1 << i;
+	}
+	return fp;
+}
+
+uint64_t
+tfp_simhash_finish_centered(tfp_simhash_acc *acc, uint64_t nhan, int ngram,
+							int shingle)
+{
+	const int32_t *rh = (ngram >= 1 && ngram <= TFP_REF_MAX_NGRAM) ?
+		tfp_simhash_ref_han[ngram - 1] : NULL;
+	const int32_t *rw = (shingle >= 1 && shingle <= TFP_REF_MAX_SHINGLE) ?
+		tfp_simhash_ref_word[shingle - 1] : NULL;
+	int64_t		nh = (int64_t) nhan;
+	int64_t		nw;
+	uint64_t	fp = 0;
+	int			i;
+
+	flush(acc);
+	nw = (int64_t) acc->total - nh;
+	for (i = 0; i < 64; i++)
+	{
+		/* V[i] * 2^16, minus the expected background, all in int64 */
+		int64_t		v = (2 * (int64_t) acc->ones[i] - (int64_t) acc->total) * TFP_REF_SCALE;
+
+		if (rh)
+			v -= nh * rh[i];
+		if (rw)
+			v -= nw * rw[i];
+		if (v > 0 || (v == 0 && ((acc->tie >> i) & 1)))
 			fp |= (uint64_t) 1 << i;
 	}
 	return fp;
