@@ -9,6 +9,7 @@
 #                          (default "blocks=5"; e.g. "blocks=4;blocks=5;blocks=6")
 #        HAMMING_SECONDS   pgbench duration per latency figure (default 15)
 #        HAMMING_SKIP_DIY=1, HAMMING_SKIP_KNN=1
+#        HAMMING_MWM       maintenance_work_mem (default 1GB)
 # Output: a table on stdout, also written to test/bench/out/hamming-N.txt.
 # Data: N-N/100 uniformly random 64-bit fingerprints, plus N/100 planted
 # near-duplicates (a copy of a random row with up to 3 random bits flipped).
@@ -20,7 +21,7 @@ SECS=${HAMMING_SECONDS:-15}
 LAYOUTS=${HAMMING_LAYOUTS:-blocks=5}
 export TFP_PG_CONF="${TFP_PG_CONF:-}
 shared_buffers = 2GB
-maintenance_work_mem = 1GB
+maintenance_work_mem = ${HAMMING_MWM:-1GB}
 work_mem = 64MB
 max_parallel_workers_per_gather = 2
 jit = off
