@@ -159,3 +159,28 @@ SELECT count(*) AS seq FROM hx WHERE simhash_dist(fp, 'f0f0f0f0f0f0f0f1') <= 2;
 RESET enable_bitmapscan; RESET enable_indexscan;
 DROP TABLE hx, hx_q, hx_truth, hx_wide;
 DROP FUNCTION hx_check(text);
+
+-- partitioned tables, LATERAL, LEFT JOIN (parameterized paths on each partition)
+CREATE TABLE hpt (id int, fp simhash) PARTITION BY RANGE (id);
+CREATE TABLE hpt1 PARTITION OF hpt FOR VALUES FROM (0) TO (5000);
+CREATE TABLE hpt2 PARTITION OF hpt FOR VALUES FROM (5000) TO (10000);
+INSERT INTO hpt SELECT g, ((g::bigint * 2654435761) # (g::bigint << 40))::simhash FROM generate_series(1, 9999) g;
+INSERT INTO hpt SELECT id + 1, (fp::bigint # 6)::simhash FROM hpt WHERE id % 1000 = 0 AND id < 9000;
+CREATE INDEX ON hpt USING gin (fp);
+ANALYZE hpt;
+EXPLAIN (COSTS OFF) SELECT id FROM hpt WHERE simhash_dist(fp, '0123456789abcdef') <= 3;
+EXPLAIN (COSTS OFF) SELECT a.id, b.id FROM hpt a LEFT JOIN hpt b ON simhash_dist(a.fp, b.fp) <= 2 AND a.id <> b.id
+  WHERE a.id < 3000;
+-- OR and volatile bounds are not indexed (and still correct)
+EXPLAIN (COSTS OFF) SELECT id FROM hpt WHERE simhash_dist(fp, '0123456789abcdef') <= 3 OR id = 5;
+EXPLAIN (COSTS OFF) SELECT id FROM hpt WHERE simhash_dist(fp, '0123456789abcdef') <= random()::int;
+CREATE TABLE hpt_idx AS SELECT a.id AS a, b.id AS b FROM hpt a LEFT JOIN hpt b
+  ON simhash_dist(a.fp, b.fp) <= 2 AND a.id <> b.id WHERE a.id < 3000;
+SET enable_bitmapscan = off; SET enable_indexscan = off;
+CREATE TABLE hpt_seq AS SELECT a.id AS a, b.id AS b FROM hpt a LEFT JOIN hpt b
+  ON simhash_dist(a.fp, b.fp) <= 2 AND a.id <> b.id WHERE a.id < 3000;
+RESET enable_bitmapscan; RESET enable_indexscan;
+SELECT (SELECT count(*) FROM hpt_seq) AS seq_rows, (SELECT count(b) FROM hpt_seq) AS seq_pairs,
+       (SELECT count(*) FROM (SELECT * FROM hpt_idx EXCEPT ALL SELECT * FROM hpt_seq) d) +
+       (SELECT count(*) FROM (SELECT * FROM hpt_seq EXCEPT ALL SELECT * FROM hpt_idx) d) AS differences;
+DROP TABLE hpt, hpt_idx, hpt_seq;
