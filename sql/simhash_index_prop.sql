@@ -53,5 +53,12 @@ SELECT queries, mismatches, matched > 2000 AS many_matches FROM hp_compare('fp <
 DROP INDEX hp_gin;
 CREATE INDEX hp_gin ON hp USING gin (fp simhash_gin_ops (blocks = 16, interleave = false));
 SELECT queries, mismatches, matched > 2000 AS many_matches FROM hp_compare('simhash_dist(fp, $1) <= $2');
+DROP INDEX hp_gin;
+-- blocks that do not cover all 64 bits (width cap), consecutive and interleaved
+CREATE INDEX hp_gin ON hp USING gin (fp simhash_gin_ops (blocks = 5, width = 9, interleave = false));
+SELECT queries, mismatches, matched > 2000 AS many_matches FROM hp_compare('simhash_dist(fp, $1) <= $2');
+DROP INDEX hp_gin;
+CREATE INDEX hp_gin ON hp USING gin (fp simhash_gin_ops (blocks = 4, width = 7));
+SELECT queries, mismatches, matched > 2000 AS many_matches FROM hp_compare('fp <@ simhash_ball($1, $2)');
 DROP TABLE hp, hp_q;
 DROP FUNCTION hp_compare(text);

@@ -7,8 +7,12 @@
  * j < 64 mod m and floor(64/m) otherwise.  With "interleave" (default on)
  * block j holds the bits j, j+m, j+2m, ... (a fixed permutation, so a run
  * of biased neighbouring bits is spread over all blocks); otherwise block j
- * holds w_j consecutive bits, from the most significant end.  Every indexed
- * value yields m keys, int4 (j << 24) | value_j (w_j <= 22 bits).
+ * holds w_j consecutive bits, from the most significant end.  Option "width"
+ * (default 0 = off) caps the bits used per block: each block keeps only its
+ * first "width" positions and the others are ignored by the index (fewer
+ * distinct keys, longer posting lists; the argument below only needs the
+ * blocks to be disjoint, not to cover all 64 bits).  Every indexed value
+ * yields m keys, int4 (j << 24) | value_j (w_j <= 22 bits).
  *
  * Query "x <@ ball(q, k)": see simhash_gin_plan() for the keys and the
  * number of them a row must match; the proof is at simhash_gin_consistent().
@@ -35,12 +39,14 @@ typedef struct SimhashGinOptions
 	int32		vl_len_;		/* varlena header (do not touch directly!) */
 	int			blocks;
 	bool		interleave;
+	int			width;			/* 0: all bits; else at most this many per block */
 } SimhashGinOptions;
 
 typedef struct GinLayout
 {
 	int			m;
 	bool		interleave;
+	int			width;			/* cap on the bits used per block, 0 = none */
 } GinLayout;
 
 static void
@@ -48,6 +54,7 @@ get_layout(FunctionCallInfo fcinfo, GinLayout *l)
 {
 	l->m = GIN_DEFAULT_BLOCKS;
 	l->interleave = true;
+	l->width = 0;
 #if PG_VERSION_NUM >= 130000
 	if (PG_HAS_OPCLASS_OPTIONS())
 	{
@@ -55,14 +62,25 @@ get_layout(FunctionCallInfo fcinfo, GinLayout *l)
 
 		l->m = o->blocks;
 		l->interleave = o->interleave;
+		l->width = o->width;
 	}
 #endif
 }
 
+/* bits of block j before the width cap */
 static inline int
-block_width(int m, int j)
+natural_width(int m, int j)
 {
 	return 64 / m + (j < 64 % m ? 1 : 0);
+}
+
+/* bits of block j actually used */
+static inline int
+block_width(const GinLayout *l, int j)
+{
+	int			w = natural_width(l->m, j);
+
+	return (l->width > 0 && l->width < w) ? l->width : w;
 }
 
 /* Split x into its m block values. */
@@ -80,6 +98,9 @@ split_blocks(const GinLayout *l, uint64 x, uint32 *vals)
 			vals[j] = 0;
 		for (b = 0; b < 64; b++)
 			vals[b % m] |= (uint32) ((x >> b) & 1) << (b / m);
+		/* width cap: keep the low positions j, j+m, ... of each block */
+		for (j = 0; j < m; j++)
+			vals[j] &= (uint32) ((UINT64CONST(1) << block_width(l, j)) - 1);
 	}
 	else
 	{
@@ -87,10 +108,12 @@ split_blocks(const GinLayout *l, uint64 x, uint32 *vals)
 
 		for (j = 0; j < m; j++)
 		{
-			int			w = block_width(m, j);
+			int			w = natural_width(m, j);
+			int			u = block_width(l, j);
 
 			shift -= w;
-			vals[j] = (uint32) ((x >> shift) & ((UINT64CONST(1) << w) - 1));
+			/* width cap: keep the u most significant bits of the block */
+			vals[j] = (uint32) ((x >> (shift + w - u)) & ((UINT64CONST(1) << u) - 1));
 		}
 	}
 }
@@ -148,7 +171,7 @@ simhash_gin_plan(const GinLayout *l, int k, int *r, int *need)
 	*need = 1;
 	for (j = 0; j < m; j++)
 	{
-		n += probe_count(block_width(m, j), *r);
+		n += probe_count(block_width(l, j), *r);
 		if (n > GIN_MAX_PROBES)
 		{
 			*need = 0;			/* every row is a candidate */
@@ -222,7 +245,7 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 	split_blocks(&l, ball->center, vals);
 	keys = palloc(sizeof(Datum) * n);
 	for (j = 0; j < l.m; j++)
-		add_probes(keys, &got, j, vals[j], block_width(l.m, j), r, 0);
+		add_probes(keys, &got, j, vals[j], block_width(&l, j), r, 0);
 	Assert(got == n);
 	*nentries = got;
 	PG_RETURN_POINTER(keys);
@@ -232,10 +255,10 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
  * Consistent.  Claim: if dist(x, q) <= k then x has at least "need" of the
  * query's keys (simhash_gin_plan), so rejecting rows with fewer is exact.
  *
- * Proof.  The blocks partition the 64 bit positions (both layouts are a
- * permutation of the positions followed by a split into m disjoint runs), so
- * dist(x, q) = sum_j d_j where d_j is the Hamming distance of x's and q's
- * values in block j.
+ * Proof.  The blocks are disjoint sets of bit positions (both layouts are a
+ * permutation of the positions followed by a split into m disjoint runs,
+ * possibly truncated by "width"), so dist(x, q) >= sum_j d_j where d_j is
+ * the Hamming distance of x's and q's values in block j.
  *  - k < m (r = 0, need = m - k): at most dist(x, q) <= k of the d_j can be
  *    non-zero, so at least m - k blocks have d_j = 0, i.e. x's key (j, v_j)
  *    equals the query key (j, q_j) for at least m - k values of j.
@@ -310,6 +333,9 @@ simhash_gin_options(PG_FUNCTION_ARGS)
 	add_local_bool_reloption(relopts, "interleave",
 							 "block j takes bits j, j+blocks, ... instead of consecutive bits",
 							 true, offsetof(SimhashGinOptions, interleave));
+	add_local_int_reloption(relopts, "width",
+							"bits used per block (0: all); fewer bits give longer posting lists",
+							0, 0, 22, offsetof(SimhashGinOptions, width));
 #endif
 	PG_RETURN_VOID();
 }
