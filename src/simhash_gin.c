@@ -221,8 +221,10 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 	SimhashBall *ball = PG_GETARG_SIMHASH_BALL_P(0);
 	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
 	StrategyNumber strategy = PG_GETARG_UINT16(2);
+	Pointer   **extra_data = (Pointer **) PG_GETARG_POINTER(4);
 	int32	   *searchMode = (int32 *) PG_GETARG_POINTER(6);
 	GinLayout	l;
+	int32	   *needp;
 	uint32		vals[GIN_MAX_BLOCKS];
 	Datum	   *keys;
 	int			n,
@@ -248,6 +250,12 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
 		add_probes(keys, &got, j, vals[j], block_width(&l, j), r, 0);
 	Assert(got == n);
 	*nentries = got;
+	/* the consistent functions read "need" here instead of recomputing it */
+	needp = palloc(sizeof(int32));
+	*needp = need;
+	*extra_data = palloc(sizeof(Pointer) * got);
+	for (j = 0; j < got; j++)
+		(*extra_data)[j] = (Pointer) needp;
 	PG_RETURN_POINTER(keys);
 }
 
@@ -277,17 +285,15 @@ Datum
 simhash_gin_consistent(PG_FUNCTION_ARGS)
 {
 	bool	   *check = (bool *) PG_GETARG_POINTER(0);
-	SimhashBall *ball = PG_GETARG_SIMHASH_BALL_P(2);
 	int32		nkeys = PG_GETARG_INT32(3);
+	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
 	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
-	GinLayout	l;
-	int			r,
-				need,
+	int			need,
 				i,
 				cnt = 0;
 
-	get_layout(fcinfo, &l);
-	(void) simhash_gin_plan(&l, ball->radius, &r, &need);
+	/* no keys: the whole-index scan (need = 0); else the query's plan */
+	need = (nkeys > 0) ? *(int32 *) extra_data[0] : 0;
 	*recheck = true;
 	for (i = 0; i < nkeys && cnt < need; i++)
 		if (check[i])
@@ -301,16 +307,13 @@ Datum
 simhash_gin_triconsistent(PG_FUNCTION_ARGS)
 {
 	GinTernaryValue *check = (GinTernaryValue *) PG_GETARG_POINTER(0);
-	SimhashBall *ball = PG_GETARG_SIMHASH_BALL_P(2);
 	int32		nkeys = PG_GETARG_INT32(3);
-	GinLayout	l;
-	int			r,
-				need,
+	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
+	int			need,
 				i,
 				possible = 0;
 
-	get_layout(fcinfo, &l);
-	(void) simhash_gin_plan(&l, ball->radius, &r, &need);
+	need = (nkeys > 0) ? *(int32 *) extra_data[0] : 0;
 	for (i = 0; i < nkeys && possible < need; i++)
 		if (check[i] != GIN_FALSE)
 			possible++;
