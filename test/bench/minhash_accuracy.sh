@@ -4,8 +4,9 @@
 # estimator's bias and error SD against the exact Jaccard for k = 64/128/256,
 # and the empirical LSH candidate curve against 1-(1-s^r)^b.
 #
-# Usage: test/bench/minhash_accuracy.sh      (env: TFP_DATA=dir with corpus.tsv,
-#                                              corpus_truth.tsv, pool_*.txt)
+# Usage: test/bench/minhash_accuracy.sh
+#   env: TFP_DATA (dir with corpus.tsv, corpus_truth.tsv, pool_*.txt; default
+#        test/data), MINHASH_NGRAM / MINHASH_SHINGLE (default 5 / 3)
 # Needs only the harness's Debian packages.  Output: tables on stdout.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
@@ -21,4 +22,5 @@ cp "$DATA"/corpus.tsv "$DATA"/corpus_truth.tsv "$DATA"/pool_en.txt "$DATA"/pool_
 tfp_chown_pg "$TFP_TMP"/corpus.tsv "$TFP_TMP"/corpus_truth.tsv "$TFP_TMP"/pool_*.txt
 tfp_psql -c 'CREATE EXTENSION textfp'
 tfp_psql -v datadir="$TFP_TMP" -f "$TFP_ROOT/test/bench/minhash_load.sql" >/dev/null
-tfp_psql -v datadir="$TFP_TMP" -f "$TFP_ROOT/test/bench/minhash_accuracy.sql"
+echo "== feature options: ngram = ${MINHASH_NGRAM:-5}, shingle = ${MINHASH_SHINGLE:-3}"
+tfp_psql -v datadir="$TFP_TMP" -v ngram="${MINHASH_NGRAM:-5}" -v shingle="${MINHASH_SHINGLE:-3}" -f "$TFP_ROOT/test/bench/minhash_accuracy.sql"

@@ -1,5 +1,5 @@
 -- MinHash accuracy on real text (run by test/bench/minhash_accuracy.sh).
--- psql variables: datadir (test/data), k (signature size for the LSH part).
+-- psql variables: datadir (test/data), ngram and shingle (feature options).
 \set ON_ERROR_STOP 1
 \pset footer off
 SET textfp.minhash_threshold = 0.5;
@@ -96,8 +96,8 @@ SELECT count(*) AS docs, count(*) FILTER (WHERE origin IS NOT NULL) AS generated
 
 ------------------------------------------------------------------ signatures
 CREATE TABLE sig AS
-SELECT id, minhash(body, 64) AS m64, minhash(body, 128) AS m128, minhash(body, 256) AS m256,
-       shingles(body) AS sh
+SELECT id, minhash(body, 64, :ngram, :shingle) AS m64, minhash(body, 128, :ngram, :shingle) AS m128, minhash(body, 256, :ngram, :shingle) AS m256,
+       shingles(body, :ngram, :shingle) AS sh
 FROM docs;
 SELECT count(*) FILTER (WHERE minhash_is_empty(m128)) AS empty_signatures,
        round(avg(cardinality(sh))) AS avg_shingles, min(cardinality(sh)) AS min_shingles FROM sig;
@@ -151,11 +151,11 @@ SELECT d * 100 + m AS id, d, m,
             FROM generate_series(1, 12) i) s) AS body
 FROM generate_series(1, 150) d, generate_series(0, 11) m;
 CREATE TABLE est_pair AS
-SELECT 'mix' AS src, shingle_jaccard(a.body, b.body) AS j,
-       minhash_jaccard(minhash(a.body, 64), minhash(b.body, 64)) AS e64,
-       minhash_jaccard(minhash(a.body, 128), minhash(b.body, 128)) AS e128,
-       minhash_jaccard(minhash(a.body, 256), minhash(b.body, 256)) AS e256,
-       cardinality(shingles(a.body)) + cardinality(shingles(b.body)) AS sizes
+SELECT 'mix' AS src, shingle_jaccard(a.body, b.body, :ngram, :shingle) AS j,
+       minhash_jaccard(minhash(a.body, 64, :ngram, :shingle), minhash(b.body, 64, :ngram, :shingle)) AS e64,
+       minhash_jaccard(minhash(a.body, 128, :ngram, :shingle), minhash(b.body, 128, :ngram, :shingle)) AS e128,
+       minhash_jaccard(minhash(a.body, 256, :ngram, :shingle), minhash(b.body, 256, :ngram, :shingle)) AS e256,
+       cardinality(shingles(a.body, :ngram, :shingle)) + cardinality(shingles(b.body, :ngram, :shingle)) AS sizes
 FROM mix a JOIN mix b ON a.d = b.d AND a.m = 0 AND b.m > 0;
 INSERT INTO est_pair
 SELECT 'true', shingle_jaccard(x.sh, y.sh), minhash_jaccard(x.m64, y.m64), minhash_jaccard(x.m128, y.m128),
@@ -199,7 +199,7 @@ LANGUAGE sql IMMUTABLE AS $$
 		    = substr(b::text, length(b::text) - 8 * minhash_k(b) + 1 + 8 * r * j, 8 * r))
 $$;
 CREATE TABLE curve_pair AS
-SELECT shingle_jaccard(a.body, b.body) AS j, minhash(a.body, 128) AS ma, minhash(b.body, 128) AS mb
+SELECT shingle_jaccard(a.body, b.body, :ngram, :shingle) AS j, minhash(a.body, 128, :ngram, :shingle) AS ma, minhash(b.body, 128, :ngram, :shingle) AS mb
 FROM mix a JOIN mix b ON a.d = b.d AND a.m = 0 AND b.m > 0;
 \echo '== candidate curve, k = 128: empirical share of pairs sharing a band vs theory 1-(1-J^r)^b'
 SELECT r, b, width_bucket(j, 0, 1.0000001, 10) AS bin, count(*) AS pairs,
