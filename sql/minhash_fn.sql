@@ -34,35 +34,35 @@ SELECT shingle_jaccard('a'::text, 'b'::text, 0);
 SELECT shingles('a'::text, 5, 99);
 
 -- GIN && over shingle sets finds texts sharing a shingle
-CREATE TABLE sh AS SELECT id, body, shingles(body) AS s FROM golden;
-CREATE INDEX ON sh USING gin (s);
+CREATE TABLE mhf_sh AS SELECT id, body, shingles(body) AS s FROM golden;
+CREATE INDEX ON mhf_sh USING gin (s);
 SET enable_seqscan = off;
-EXPLAIN (COSTS OFF) SELECT id FROM sh WHERE s && shingles('据新华社北京电，国家统计局今天发布');
-SELECT id FROM sh WHERE s && shingles('据新华社北京电，国家统计局今天发布') ORDER BY id;
+EXPLAIN (COSTS OFF) SELECT id FROM mhf_sh WHERE s && shingles('据新华社北京电，国家统计局今天发布');
+SELECT id FROM mhf_sh WHERE s && shingles('据新华社北京电，国家统计局今天发布') ORDER BY id;
 RESET enable_seqscan;
 
 -- the estimator against the exact Jaccard (synthetic word texts, pairs over
 -- the whole range): mean error ~ 0, SD of the error close to
 -- sqrt(J(1-J)/k).  Real-text measurements: test/bench/minhash_accuracy.sh.
-CREATE TABLE doc AS
+CREATE TABLE mhf_doc AS
 SELECT b * 10 + v AS id, b AS base,
        (SELECT string_agg(CASE WHEN abs(hashint4(b * 1000 + i + 7919 * v)) % 100 < (ARRAY[0, 5, 15, 30, 50, 75])[v + 1]
                                THEN 'x' || abs(hashint4(b * 1000 + i + 104729 * v)) % 50000
                                ELSE 'w' || abs(hashint4(b * 1000 + i)) % 50000 END, ' ' ORDER BY i)
           FROM generate_series(1, 400) i) AS body
 FROM generate_series(1, 100) b, generate_series(0, 5) v;
-CREATE TABLE pair AS
+CREATE TABLE mhf_pair AS
 SELECT a.id AS a, b.id AS b, shingle_jaccard(a.body, b.body) AS j,
        minhash_jaccard(minhash(a.body, 64), minhash(b.body, 64)) AS e64,
        minhash_jaccard(minhash(a.body, 128), minhash(b.body, 128)) AS e128,
        minhash_jaccard(minhash(a.body, 256), minhash(b.body, 256)) AS e256
-FROM doc a JOIN doc b ON a.base = b.base AND a.id < b.id;
+FROM mhf_doc a JOIN mhf_doc b ON a.base = b.base AND a.id < b.id;
 SELECT k, count(*) AS pairs,
        round(min(j)::numeric, 2) AS min_j, round(max(j)::numeric, 2) AS max_j,
        abs(avg(e - j)) < 4 * sqrt(avg(j * (1 - j) / k) / count(*)) AS unbiased,
        round((sqrt(avg((e - j) ^ 2)) / sqrt(avg(j * (1 - j) / k)))::numeric, 2) AS sd_ratio,
        sqrt(avg((e - j) ^ 2)) / sqrt(avg(j * (1 - j) / k)) BETWEEN 0.8 AND 1.1 AS sd_ok
-FROM pair, LATERAL (VALUES (64, e64), (128, e128), (256, e256)) v(k, e)
+FROM mhf_pair, LATERAL (VALUES (64, e64), (128, e128), (256, e256)) v(k, e)
 GROUP BY k ORDER BY k;
 
 -- same signature in any server encoding
@@ -79,3 +79,4 @@ SELECT current_setting('server_encoding') AS enc, count(*) AS texts,
 FROM g;
 \c :regdb
 DROP DATABASE textfp_mh_euc_cn;
+DROP TABLE golden, mhf_sh, mhf_doc, mhf_pair;

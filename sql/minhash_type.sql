@@ -114,3 +114,6 @@ WHERE a.id IN (14, 15, 16, 17, 18) AND b.id IN (14, 15, 16, 17, 18) AND a.id < b
 SELECT count(*) AS pairs, max(minhash_jaccard(minhash(a, 32), minhash(b, 32))) AS max_est
 FROM unnest(ARRAY['a', 'b', 'hello', 'world', '中', '文', 'x1']) a,
      unnest(ARRAY['a', 'b', 'hello', 'world', '中', '文', 'x1']) b WHERE a < b;
+
+DROP FUNCTION try_recv(bytea);
+DROP TABLE golden, mh, mh2, recv_t;
