@@ -6,7 +6,7 @@
 #
 # Usage: test/bench/minhash.sh
 #   env: MINHASH_SPEED_ROWS (default 20000)  documents for the speed part
-#        MINHASH_INDEX_ROWS (default 1000000) signatures in the indexed table
+#        MINHASH_INDEX_ROWS (default 1000000) signatures in the indexed table (0: skip)
 #        MINHASH_QUERIES    (default 500)     index queries (pgbench transactions)
 #        MINHASH_SEQ_QUERIES (default 5)      sequential-scan queries
 #        TFP_DATA           directory with pool_en.txt and pool_zh.txt
@@ -38,7 +38,7 @@ tfp_psql -c 'CREATE EXTENSION textfp'
 tfp_psql -v datadir="$TFP_TMP" -f "$TFP_ROOT/test/bench/minhash_load.sql" >/dev/null
 echo "== machine: $(nproc) cores (shared with other jobs), $(uname -m); PostgreSQL $(tfp_psql -Atc 'SHOW server_version')"
 
-echo "== speed: $SPEED_ROWS documents of ~2 KB (best of 3 runs, per-row times include the scan)"
+echo "== speed: $SPEED_ROWS documents of ~2 KB (best of 7 interleaved rounds; per-row times include the scan)"
 tfp_psql -v rows="$SPEED_ROWS" <<'SQL'
 \pset footer off
 CREATE TABLE docs AS SELECT g AS id, bench_doc(g) AS body FROM generate_series(1, :rows) g;
@@ -47,28 +47,35 @@ VACUUM ANALYZE docs;
 SET max_parallel_workers_per_gather = 0;
 SELECT count(*) AS docs, round(avg(octet_length(body))) AS avg_bytes,
        round(avg(cardinality(shingles(body)))) AS avg_shingles FROM docs;
-CREATE FUNCTION best_ms(q text) RETURNS float8 LANGUAGE plpgsql AS $$
-DECLARE t0 timestamptz; best float8 := 'infinity'; i int;
+-- interleaved rounds (each expression once per round, best round kept), so
+-- that load from other jobs on a shared machine hits all expressions alike
+CREATE TEMP TABLE timing (f text, ms float8);
+DO $$
+DECLARE r int; f text; t0 timestamptz;
 BEGIN
-	EXECUTE q;	-- warm up
-	FOR i IN 1..3 LOOP
-		t0 := clock_timestamp();
-		EXECUTE q;
-		best := least(best, extract(epoch FROM clock_timestamp() - t0) * 1000);
+	FOR r IN 0..7 LOOP
+		FOREACH f IN ARRAY ARRAY['md5(body)', 'minhash(body, 64)', 'minhash(body, 128)',
+		                         'minhash(body, 256)', 'minhash(body, 1024)', 'simhash(body)',
+		                         'simhash(body, 5, 3)', 'shingles(body)'] LOOP
+			t0 := clock_timestamp();
+			EXECUTE format('SELECT count(%s) FROM docs', f);
+			IF r > 0 THEN	-- round 0 warms up
+				INSERT INTO timing VALUES (f, extract(epoch FROM clock_timestamp() - t0) * 1000);
+			END IF;
+		END LOOP;
 	END LOOP;
-	RETURN best;
 END $$;
 CREATE TEMP TABLE speed AS
-SELECT f, best_ms(format('SELECT count(%s) FROM docs', f)) AS ms
-FROM unnest(ARRAY['md5(body)', 'minhash(body, 64)', 'minhash(body, 128)',
-                  'minhash(body, 256)', 'simhash(body)', 'shingles(body)']) f;
+SELECT f, min(ms) AS ms, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS median_ms FROM timing GROUP BY f;
 SELECT f AS expression, round(ms::numeric, 1) AS total_ms,
        round((ms * 1000 / (SELECT count(*) FROM docs))::numeric, 2) AS us_per_row,
        round(((SELECT count(*) FROM docs) / (ms / 1000))::numeric) AS rows_per_s,
-       round((ms / (SELECT ms FROM speed WHERE f = 'md5(body)'))::numeric, 2) AS vs_md5
-FROM speed;
+       round((ms / (SELECT ms FROM speed WHERE f = 'md5(body)'))::numeric, 2) AS vs_md5,
+       round((median_ms * 1000 / (SELECT count(*) FROM docs))::numeric, 2) AS median_us_per_row
+FROM speed ORDER BY ms;
 SQL
 
+[ "$INDEX_ROWS" -gt 0 ] || exit 0
 echo "== index: $INDEX_ROWS signatures (k = 128), minhash_lsh_ops defaults (rows = 3, bands = 42)"
 tfp_psql -v rows="$INDEX_ROWS" <<'SQL'
 \pset footer off
