@@ -122,12 +122,12 @@ shingles_text(PG_FUNCTION_ARGS)
 	textfp_feature_opts(&o, PG_GETARG_INT32(1), PG_GETARG_INT32(2),
 						PG_GETARG_BOOL(3), PG_GETARG_BOOL(4), PG_GETARG_BOOL(5));
 	shingle_set(PG_GETARG_TEXT_PP(0), &o, &b);
-	if (b.n > MaxArraySize)
+	if (b.n > (MaxAllocSize - ARR_OVERHEAD_NONULLS(1)) / sizeof(int64))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("text has too many shingles for an array"),
-				 errdetail("It has %zu distinct shingles; an array holds at most %zu.",
-						   b.n, (size_t) MaxArraySize)));
+				 errdetail("It has %zu distinct shingles; an int8[] holds at most %zu.",
+						   b.n, (size_t) ((MaxAllocSize - ARR_OVERHEAD_NONULLS(1)) / sizeof(int64)))));
 	{
 		Size		sz = ARR_OVERHEAD_NONULLS(1) + b.n * sizeof(int64);
 		int			dims = (int) b.n,
