@@ -1,0 +1,402 @@
+/*
+ * tfp_pinyin.c -- Chinese text to pinyin (see tfp_pinyin.h)
+ *
+ * Pure C99, no PostgreSQL headers.
+ *
+ * Readings come from tfp_pinyin() (Unihan kMandarin and fallbacks, generated
+ * by tools/gen_unicode.py); the polyphone phrase table of
+ * tfp_pinyin_phrases.c overrides them.  Phrases are keyed by the
+ * traditional->simplified fold (TFP_FOLD_HAN) of their characters and
+ * matched on the folded text, so one entry serves both scripts.  Only BMP
+ * characters start phrases; a bitmap over the BMP marks every code point
+ * whose fold starts a phrase, so the common case (no phrase here) costs one
+ * bit test.  The bitmap and the sorted phrase index are built on first use
+ * (a few milliseconds: every BMP ideograph is folded once).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tfp_pinyin.h"
+#include "tfp_unicode.h"
+
+/* ---------------------------------------------------------------- phrases */
+
+#define PHRASE_MAXLEN 4
+
+typedef struct py_phrase_src
+{
+	const char *text;			/* UTF-8 */
+	const char *readings;		/* toneless syllables, space-separated */
+} py_phrase_src;
+
+/* tfp_pinyin_phrases.c */
+extern const py_phrase_src tfp_pinyin_phrase_src[];
+extern const int tfp_pinyin_nphrases;
+
+typedef struct py_phrase
+{
+	uint32_t	key[PHRASE_MAXLEN];	/* folded code points, 0-padded */
+	int			len;
+	const char *readings;
+} py_phrase;
+
+#define MAX_PHRASES 1024
+static py_phrase phrases[MAX_PHRASES];
+static int	nphrases = -1;		/* -1: not built yet */
+static uint8_t phrase_start[0x10000 / 8];	/* BMP cp folds to a first char */
+
+static inline uint32_t
+utf8_next(const uint8_t **pp, const uint8_t *end)
+{
+	const uint8_t *p = *pp;
+	uint32_t	c = *p++;
+	int			n;
+	uint32_t	min;
+
+	if (c < 0x80)
+	{
+		*pp = p;
+		return c;
+	}
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 1, c &= 0x1F, min = 0x80;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 2, c &= 0x0F, min = 0x800;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 3, c &= 0x07, min = 0x10000;
+	else
+	{
+		*pp = p;
+		return 0xFFFD;
+	}
+	if (end - p < n)
+	{
+		*pp = end;
+		return 0xFFFD;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		if ((p[i] & 0xC0) != 0x80)
+		{
+			*pp = p + i;
+			return 0xFFFD;
+		}
+		c = (c << 6) | (p[i] & 0x3F);
+	}
+	*pp = p + n;
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0xFFFD;
+	return c;
+}
+
+/* traditional -> simplified fold of one code point (itself if none) */
+static inline uint32_t
+fold_han(uint32_t cp)
+{
+	uint32_t	out[TFP_FOLD_MAX];
+
+	if (tfp_cp_fold(cp, TFP_FOLD_HAN, out) == 1)
+		return out[0];
+	return cp;
+}
+
+static int
+phrase_cmp(const void *a, const void *b)
+{
+	const py_phrase *x = a,
+			   *y = b;
+
+	for (int i = 0; i < PHRASE_MAXLEN; i++)
+		if (x->key[i] != y->key[i])
+			return x->key[i] < y->key[i] ? -1 : 1;
+	return 0;
+}
+
+static void
+build_phrases(void)
+{
+	int			n = 0;
+
+	for (int i = 0; i < tfp_pinyin_nphrases && n < MAX_PHRASES; i++)
+	{
+		const uint8_t *p = (const uint8_t *) tfp_pinyin_phrase_src[i].text;
+		const uint8_t *end = p + strlen((const char *) p);
+		py_phrase  *ph = &phrases[n];
+
+		memset(ph, 0, sizeof(*ph));
+		while (p < end && ph->len < PHRASE_MAXLEN)
+			ph->key[ph->len++] = fold_han(utf8_next(&p, end));
+		ph->readings = tfp_pinyin_phrase_src[i].readings;
+		if (ph->len >= 1 && ph->key[0] < 0x10000)
+			n++;
+	}
+	qsort(phrases, n, sizeof(py_phrase), phrase_cmp);
+	/* every BMP code point whose fold starts a phrase */
+	memset(phrase_start, 0, sizeof(phrase_start));
+	for (uint32_t cp = 0x2E80; cp < 0x10000; cp++)
+	{
+		uint32_t	f = fold_han(cp);
+		int			lo = 0,
+					hi = n;
+
+		if (f >= 0x10000)
+			continue;
+		while (lo < hi)
+		{
+			int			mid = (lo + hi) / 2;
+
+			if (phrases[mid].key[0] < f)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < n && phrases[lo].key[0] == f)
+			phrase_start[cp >> 3] |= (uint8_t) (1u << (cp & 7));
+	}
+	nphrases = n;
+}
+
+static inline int
+may_start_phrase(uint32_t cp)
+{
+	if (nphrases < 0)
+		build_phrases();
+	return cp < 0x10000 && (phrase_start[cp >> 3] >> (cp & 7)) & 1;
+}
+
+/*
+ * The longest phrase starting with code point cp (its next characters begin
+ * at p), or NULL; *after receives the end of the phrase's last character.
+ */
+static const py_phrase *
+phrase_match(uint32_t cp, const uint8_t *p, const uint8_t *end,
+			 const uint8_t **after)
+{
+	uint32_t	key[PHRASE_MAXLEN];
+	const uint8_t *ends[PHRASE_MAXLEN];
+	int			k = 1,
+				lo = 0,
+				hi = nphrases;
+	const py_phrase *best = NULL;
+
+	key[0] = fold_han(cp);
+	ends[0] = p;
+	while (k < PHRASE_MAXLEN && p < end)
+	{
+		uint32_t	c = utf8_next(&p, end);
+
+		key[k] = fold_han(c);
+		ends[k] = p;
+		k++;
+	}
+	/* first entry with this first character */
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (phrases[mid].key[0] < key[0])
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < nphrases && phrases[lo].key[0] == key[0]; lo++)
+	{
+		const py_phrase *ph = &phrases[lo];
+		int			i;
+
+		if (ph->len > k || (best && ph->len <= best->len))
+			continue;
+		for (i = 1; i < ph->len && ph->key[i] == key[i]; i++)
+			;
+		if (i == ph->len)
+			best = ph;
+	}
+	if (best)
+		*after = ends[best->len - 1];
+	return best;
+}
+
+/* reading of a code point, NULL if it has none */
+static inline const char *
+reading(uint32_t cp)
+{
+	const char *r;
+
+	if (cp < 0x2E80)
+		return NULL;
+	r = tfp_pinyin(cp);
+	if (r == NULL)
+	{
+		uint32_t	f = fold_han(cp);
+
+		if (f != cp)
+			r = tfp_pinyin(f);
+	}
+	return r;
+}
+
+/* ---------------------------------------------------------------- letters */
+
+size_t
+tfp_pinyin_letters(const char *s, size_t len, char *out)
+{
+	const uint8_t *p = (const uint8_t *) s;
+	const uint8_t *end = p + len;
+	size_t		n = 0;
+
+	while (p < end)
+	{
+		uint32_t	cp;
+		const char *r;
+
+		if (*p < 0x80)
+		{
+			p++;
+			continue;
+		}
+		cp = utf8_next(&p, end);
+		r = reading(cp);
+		if (r == NULL)
+			continue;
+		if (may_start_phrase(cp))
+		{
+			const uint8_t *after;
+			const py_phrase *ph = phrase_match(cp, p, end, &after);
+
+			if (ph)
+			{
+				const char *q = ph->readings;
+
+				out[n++] = *q;
+				while ((q = strchr(q, ' ')) != NULL)
+					out[n++] = *++q;
+				p = after;
+				continue;
+			}
+		}
+		out[n++] = r[0];
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------- text */
+
+typedef struct py_writer
+{
+	char	   *out;			/* NULL: only count */
+	size_t		n;
+	int			state;			/* 0: between tokens, 1: in a Han run, 2: in
+								 * a word */
+} py_writer;
+
+static inline void
+put(py_writer *w, const char *s, size_t len)
+{
+	if (w->out)
+		memcpy(w->out + w->n, s, len);
+	w->n += len;
+}
+
+static inline void
+put_cp(py_writer *w, uint32_t c)
+{
+	char		b[4];
+	size_t		l;
+
+	if (c < 0x80)
+		b[0] = (char) c, l = 1;
+	else if (c < 0x800)
+		b[0] = (char) (0xC0 | (c >> 6)), b[1] = (char) (0x80 | (c & 0x3F)), l = 2;
+	else if (c < 0x10000)
+		b[0] = (char) (0xE0 | (c >> 12)), b[1] = (char) (0x80 | ((c >> 6) & 0x3F)),
+			b[2] = (char) (0x80 | (c & 0x3F)), l = 3;
+	else
+		b[0] = (char) (0xF0 | (c >> 18)), b[1] = (char) (0x80 | ((c >> 12) & 0x3F)),
+			b[2] = (char) (0x80 | ((c >> 6) & 0x3F)), b[3] = (char) (0x80 | (c & 0x3F)),
+			l = 4;
+	put(w, b, l);
+}
+
+/* one syllable (len bytes of r) */
+static inline void
+put_syllable(py_writer *w, const char *r, size_t len, unsigned flags)
+{
+	if (flags & TFP_PY_INITIALS)
+	{
+		if (w->state != 1 && w->n > 0)
+			put(w, " ", 1);
+		put(w, r, 1);
+	}
+	else
+	{
+		if (w->n > 0)
+			put(w, " ", 1);
+		put(w, r, len);
+	}
+	w->state = 1;
+}
+
+size_t
+tfp_pinyin_text(const char *s, size_t len, unsigned flags, char *out)
+{
+	const uint8_t *p = (const uint8_t *) s;
+	const uint8_t *end = p + len;
+	py_writer	w = {out, 0, 0};
+
+	while (p < end)
+	{
+		uint32_t	cp = utf8_next(&p, end);
+		const char *r = reading(cp);
+		uint32_t	f[TFP_FOLD_MAX];
+		int			nf;
+
+		if (r != NULL)
+		{
+			const uint8_t *after;
+			const py_phrase *ph;
+
+			if (may_start_phrase(cp) &&
+				(ph = phrase_match(cp, p, end, &after)) != NULL)
+			{
+				const char *q = ph->readings;
+
+				for (;;)
+				{
+					const char *sp = strchr(q, ' ');
+					size_t		l = sp ? (size_t) (sp - q) : strlen(q);
+
+					put_syllable(&w, q, l, flags);
+					if (!sp)
+						break;
+					q = sp + 1;
+				}
+				p = after;
+			}
+			else
+				put_syllable(&w, r, strlen(r), flags);
+			continue;
+		}
+		/* anything else: folded (width, case), by character class */
+		nf = tfp_cp_fold(cp, TFP_FOLD_WIDTH | TFP_FOLD_CASE, f);
+		for (int i = 0; i < nf; i++)
+		{
+			switch (tfp_cp_class(f[i]))
+			{
+				case TFP_CC_WORD:
+				case TFP_CC_HAN:
+					if (w.state != 2 && w.n > 0)
+						put(&w, " ", 1);
+					put_cp(&w, f[i]);
+					w.state = 2;
+					break;
+				case TFP_CC_MARK:	/* accents dropped, like tones */
+				case TFP_CC_IGNORE:
+					break;
+				default:
+					w.state = 0;
+					break;
+			}
+		}
+	}
+	return w.n;
+}

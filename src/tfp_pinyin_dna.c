@@ -1,0 +1,314 @@
+/*
+ * tfp_pinyin_dna.c -- Daguan's pinyin "DNA" of a text (see tfp_pinyin.h)
+ *
+ * Pure C99, no PostgreSQL headers.
+ *
+ * Input: the initials string of a text (tfp_pinyin_letters), one letter per
+ * Han syllable.  Steps, with the choices the source article leaves open:
+ *
+ * 1. Letters -> 21 buckets (tfp_dna_bucket): the 23 possible first letters
+ *    of a syllable, with a/e/o (zero initial) merged.
+ *
+ * 2. Windows of `window` letters.  Content-defined (the default): window
+ *    starts are the anchors chosen by winnowing (Schleimer, Wilkerson, Aiken
+ *    2003) over the hashes of the letter 5-grams: in every run of 2*step-1
+ *    consecutive 5-gram hashes the position of the smallest (rightmost on
+ *    ties) is an anchor.  An anchor depends only on the 2*step+3 letters
+ *    around it, so text inserted or removed elsewhere (at the start, say)
+ *    moves windows but does not change them; anchors are on average `step`
+ *    letters apart and never more than 2*step-1, so no text is skipped.
+ *    Fixed mode: starts 0, step, 2*step, ... (for comparison: one letter
+ *    inserted at the start changes every window).  Only windows lying wholly
+ *    inside the text count; a text with letters but no whole window gets one
+ *    window over all of its letters.
+ *
+ * 3. Reference distribution and normalization: a window of n letters is
+ *    compared with n draws from the reference distribution p (the bucket
+ *    shares in real Chinese text, tfp_pinyin_ref.c): bucket b's count c is
+ *    mapped to its mid-p quantile q = P(X < c) + P(X = c) / 2, X ~
+ *    Binomial(n, p_b).  This both subtracts the reference (q = 1/2 means "as
+ *    expected") and normalizes the letters' very different scales (counts
+ *    of a rare letter and of a frequent one become comparable).
+ *
+ * 4. Quantization and clamping: digit = floor(levels * q), clamped to
+ *    levels - 1, so each digit 0 .. levels-1 is about equally likely under
+ *    the reference (the most informative use of the digits).  In practice
+ *    digit >= j iff c >= t_j, with thresholds t_j computed once per
+ *    (window, levels) and cached.
+ *
+ * 5. Packing: the 21 digits, bucket order (a/e/o, b, c, d, f, ..., z), as a
+ *    base-`levels` number, first bucket most significant.  levels <= 8 gives
+ *    at most 8^21 - 1 = 2^63 - 1: always a non-negative int8.
+ *
+ * The document's DNA is the sorted set of its windows' DNAs.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tfp_pinyin.h"
+
+#define KGRAM 5
+
+/* letter -> bucket; i, u, v start no syllable */
+static const signed char bucket_of[26] = {
+	/* a */ 0, /* b */ 1, /* c */ 2, /* d */ 3, /* e */ 0, /* f */ 4,
+	/* g */ 5, /* h */ 6, /* i */ -1, /* j */ 7, /* k */ 8, /* l */ 9,
+	/* m */ 10, /* n */ 11, /* o */ 0, /* p */ 12, /* q */ 13, /* r */ 14,
+	/* s */ 15, /* t */ 16, /* u */ -1, /* v */ -1, /* w */ 17, /* x */ 18,
+	/* y */ 19, /* z */ 20
+};
+
+int
+tfp_dna_bucket(char letter)
+{
+	if (letter < 'a' || letter > 'z')
+		return -1;
+	return bucket_of[letter - 'a'];
+}
+
+const char *
+tfp_dna_check(const tfp_dna_opts *o)
+{
+	if (o->window < TFP_DNA_MIN_WINDOW || o->window > TFP_DNA_MAX_WINDOW)
+		return "window";
+	if (o->overlap < 0 || o->overlap > TFP_DNA_MAX_OVERLAP)
+		return "overlap";
+	if (o->levels < TFP_DNA_MIN_LEVELS || o->levels > TFP_DNA_MAX_LEVELS)
+		return "levels";
+	return NULL;
+}
+
+int
+tfp_dna_step(const tfp_dna_opts *o)
+{
+	int			s = o->window * (100 - o->overlap) / 100;
+
+	return s < 1 ? 1 : s;
+}
+
+size_t
+tfp_dna_max_windows(size_t n, const tfp_dna_opts *o)
+{
+	return n / (size_t) tfp_dna_step(o) + n + 1;
+}
+
+/*
+ * Thresholds of a window of n letters: digit of bucket b >= j iff count >=
+ * t[b][j-1], j = 1 .. levels-1.
+ */
+typedef struct dna_thresholds
+{
+	int			n;
+	int			levels;
+	uint32_t	t[TFP_DNA_BUCKETS][TFP_DNA_MAX_LEVELS - 1];
+} dna_thresholds;
+
+static void
+compute_thresholds(dna_thresholds *th, int n, int levels)
+{
+	th->n = n;
+	th->levels = levels;
+	for (int b = 0; b < TFP_DNA_BUCKETS; b++)
+	{
+		double		p = tfp_dna_reference[b];
+		double		lp = log(p),
+					lq = log1p(-p);
+		double		below = 0.0;	/* P(X < c) */
+		int			j = 1;
+
+		/* walk c = 0 .. n; pmf from logs (no underflow trouble) */
+		for (int c = 0; c <= n && j < levels; c++)
+		{
+			double		pmf = exp(lgamma(n + 1.0) - lgamma(c + 1.0) -
+								  lgamma(n - c + 1.0) + c * lp + (n - c) * lq);
+			double		mid = below + pmf / 2;
+
+			while (j < levels && mid * levels >= j)
+				th->t[b][j++ - 1] = (uint32_t) c;
+			below += pmf;
+		}
+		while (j < levels)		/* never reached: unreachable count */
+			th->t[b][j++ - 1] = (uint32_t) n + 1;
+	}
+}
+
+static dna_thresholds cache = {0, 0, {{0}}};
+
+static const dna_thresholds *
+thresholds(int n, int levels)
+{
+	if (cache.n != n || cache.levels != levels)
+		compute_thresholds(&cache, n, levels);
+	return &cache;
+}
+
+static int64_t
+pack(const uint32_t *counts, const dna_thresholds *th)
+{
+	uint64_t	v = 0;
+
+	for (int b = 0; b < TFP_DNA_BUCKETS; b++)
+	{
+		int			d = 0;
+
+		while (d < th->levels - 1 && counts[b] >= th->t[b][d])
+			d++;
+		v = v * (uint64_t) th->levels + (uint64_t) d;
+	}
+	return (int64_t) v;
+}
+
+int64_t
+tfp_dna_pack(const uint32_t *counts, int window, int levels)
+{
+	return pack(counts, thresholds(window, levels));
+}
+
+/* counts of the buckets of l[0..n) */
+static void
+count(const char *l, size_t n, uint32_t *counts)
+{
+	memset(counts, 0, TFP_DNA_BUCKETS * sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++)
+	{
+		int			b = tfp_dna_bucket(l[i]);
+
+		if (b >= 0)
+			counts[b]++;
+	}
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t		x = *(const int64_t *) a,
+				y = *(const int64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+static inline uint64_t
+mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= UINT64_C(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	x *= UINT64_C(0xc4ceb9fe1a85ec53);
+	x ^= x >> 33;
+	return x;
+}
+
+size_t
+tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
+{
+	size_t		nout = 0,
+				w = (size_t) o->window,
+				step = (size_t) tfp_dna_step(o);
+	uint32_t	counts[TFP_DNA_BUCKETS];
+	const dna_thresholds *th;
+
+	if (n == 0)
+		return 0;
+	if (n < w)
+	{
+		count(l, n, counts);
+		out[0] = pack(counts, thresholds((int) n, o->levels));
+		return 1;
+	}
+	th = thresholds(o->window, o->levels);
+	if (!o->content_defined || n < KGRAM)
+	{
+		for (size_t a = 0; a + w <= n; a += step)
+		{
+			count(l + a, w, counts);
+			out[nout++] = pack(counts, th);
+		}
+	}
+	else
+	{
+		/*
+		 * Winnowing with a monotone deque of (position, hash): the deque
+		 * holds the candidates for the minimum of the current run of hashes,
+		 * increasing in hash; the ring is as long as the run (wn).
+		 */
+		size_t		wn = 2 * step - 1;
+		size_t		nh = n - KGRAM + 1;
+		uint64_t	dq_h[2 * (TFP_DNA_MAX_WINDOW + 1)];
+		size_t		dq_p[2 * (TFP_DNA_MAX_WINDOW + 1)];
+		size_t		ring = 2 * (TFP_DNA_MAX_WINDOW + 1);
+		size_t		head = 0,
+					len = 0;
+		size_t		last = (size_t) -1;
+		uint64_t	key = 0;
+
+		for (size_t i = 0; i < KGRAM - 1; i++)
+			key = (key << 5) | (uint64_t) (l[i] & 31);
+		for (size_t i = 0; i < nh; i++)
+		{
+			uint64_t	h;
+
+			key = ((key << 5) | (uint64_t) (l[i + KGRAM - 1] & 31)) &
+				((UINT64_C(1) << (5 * KGRAM)) - 1);
+			h = mix(key);
+			/* drop candidates with a larger or equal hash (rightmost wins) */
+			while (len > 0 && dq_h[(head + len - 1) % ring] >= h)
+				len--;
+			dq_h[(head + len) % ring] = h;
+			dq_p[(head + len) % ring] = i;
+			len++;
+			/* drop the candidate that left the run */
+			if (dq_p[head] + wn <= i)
+				head = (head + 1) % ring, len--;
+			if (i + 1 >= wn || i + 1 == nh)
+			{
+				size_t		a = dq_p[head];
+
+				if (a != last)
+				{
+					last = a;
+					if (a + w <= n)
+					{
+						count(l + a, w, counts);
+						out[nout++] = pack(counts, th);
+					}
+				}
+			}
+		}
+		if (nout == 0)
+		{
+			count(l, n, counts);
+			out[nout++] = pack(counts, thresholds((int) n, o->levels));
+		}
+	}
+	qsort(out, nout, sizeof(int64_t), cmp_i64);
+	{
+		size_t		k = 0;
+
+		for (size_t i = 0; i < nout; i++)
+			if (k == 0 || out[i] != out[k - 1])
+				out[k++] = out[i];
+		nout = k;
+	}
+	return nout;
+}
+
+size_t
+tfp_sorted_intersection(const int64_t *a, size_t na,
+						const int64_t *b, size_t nb)
+{
+	size_t		i = 0,
+				j = 0,
+				k = 0;
+
+	while (i < na && j < nb)
+	{
+		if (a[i] < b[j])
+			i++;
+		else if (a[i] > b[j])
+			j++;
+		else
+			k++, i++, j++;
+	}
+	return k;
+}
