@@ -287,6 +287,7 @@ typedef struct py_writer
 	size_t		n;
 	int			state;			/* 0: between tokens, 1: in a Han run, 2: in
 								 * a word */
+	uint32_t	last;			/* last code point written in a word */
 } py_writer;
 
 static inline void
@@ -341,7 +342,7 @@ tfp_pinyin_text(const char *s, size_t len, unsigned flags, char *out)
 {
 	const uint8_t *p = (const uint8_t *) s;
 	const uint8_t *end = p + len;
-	py_writer	w = {out, 0, 0};
+	py_writer	w = {out, 0, 0, 0};
 
 	while (p < end)
 	{
@@ -388,8 +389,14 @@ tfp_pinyin_text(const char *s, size_t len, unsigned flags, char *out)
 						put(&w, " ", 1);
 					put_cp(&w, f[i]);
 					w.state = 2;
+					w.last = f[i];
 					break;
-				case TFP_CC_MARK:	/* accents dropped, like tones */
+				case TFP_CC_MARK:
+					/* accents of Latin letters dropped, like tones; other
+					 * marks (kana voicing, Indic vowel signs) kept */
+					if (w.state == 2 && w.last >= 0x80)
+						put_cp(&w, f[i]);
+					break;
 				case TFP_CC_IGNORE:
 					break;
 				default:
