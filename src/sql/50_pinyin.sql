@@ -21,7 +21,7 @@ COMMENT ON FUNCTION @extschema@.pinyin_initials(text)
 
 CREATE FUNCTION @extschema@.pinyin_dna(
 		body text,
-		window_length int4 DEFAULT 64,
+		window_length int4 DEFAULT 32,
 		overlap int4 DEFAULT 50,
 		levels int4 DEFAULT 4,
 		content_defined boolean DEFAULT true)
