@@ -43,7 +43,40 @@ typedef struct py_phrase
 #define MAX_PHRASES 1024
 static py_phrase phrases[MAX_PHRASES];
 static int	nphrases = -1;		/* -1: not built yet */
-static uint8_t phrase_start[0x10000 / 8];	/* BMP cp folds to a first char */
+/*
+ * BMP fast path, built with the phrase index: bmp_info[cp] is 0 if cp has no
+ * reading, else the first letter of its reading (1 = 'a' .. 26 = 'z') |
+ * INFO_START if its fold starts a phrase | INFO_CONT if its fold appears
+ * after the first character of a phrase.
+ */
+#define INFO_LETTER 0x1F
+#define INFO_START	0x80
+#define INFO_CONT	0x40
+#define INFO_SINGLE	0x20		/* a one-character entry overrides it */
+static uint8_t bmp_info[0x10000];
+
+/*
+ * Bloom filter of the pairs (first, second character) of the phrases, on
+ * the code points as written (every traditional/simplified spelling of the
+ * pair is inserted): most candidate phrase starts are rejected here without
+ * folding anything.
+ */
+#define PAIR_BITS 17
+static uint8_t pair_bloom[(1 << PAIR_BITS) / 8];
+
+static inline uint32_t
+pair_hash(uint32_t a, uint32_t b)
+{
+	return ((a * 0x9E3779B1u) ^ (b * 0x85EBCA77u)) >> (32 - PAIR_BITS);
+}
+
+static inline int
+pair_maybe(uint32_t a, uint32_t b)
+{
+	uint32_t	h = pair_hash(a, b);
+
+	return (pair_bloom[h >> 3] >> (h & 7)) & 1;
+}
 
 static inline uint32_t
 utf8_next(const uint8_t **pp, const uint8_t *end)
@@ -100,6 +133,25 @@ fold_han(uint32_t cp)
 	return cp;
 }
 
+/* reading of a code point, NULL if it has none */
+static const char *
+reading_slow(uint32_t cp)
+{
+	const char *r;
+
+	if (cp < 0x2E80)
+		return NULL;
+	r = tfp_pinyin(cp);
+	if (r == NULL)
+	{
+		uint32_t	f = fold_han(cp);
+
+		if (f != cp)
+			r = tfp_pinyin(f);
+	}
+	return r;
+}
+
 static int
 phrase_cmp(const void *a, const void *b)
 {
@@ -131,27 +183,96 @@ build_phrases(void)
 			n++;
 	}
 	qsort(phrases, n, sizeof(py_phrase), phrase_cmp);
-	/* every BMP code point whose fold starts a phrase */
-	memset(phrase_start, 0, sizeof(phrase_start));
-	for (uint32_t cp = 0x2E80; cp < 0x10000; cp++)
+	memset(bmp_info, 0, sizeof(bmp_info));
 	{
-		uint32_t	f = fold_han(cp);
-		int			lo = 0,
-					hi = n;
+		/* folded characters at the start of / inside phrases */
+		static uint32_t alt_cp[4096],
+					alt_f[4096];
+		int			nalt;
+		static uint8_t first[0x10000 / 8],
+					later[0x10000 / 8],
+					single[0x10000 / 8];
 
-		if (f >= 0x10000)
-			continue;
-		while (lo < hi)
+		memset(first, 0, sizeof(first));
+		memset(later, 0, sizeof(later));
+		for (int i = 0; i < n; i++)
+			for (int k = 0; k < phrases[i].len; k++)
+			{
+				uint32_t	c = phrases[i].key[k];
+
+				if (c < 0x10000)
+					(k == 0 ? first : later)[c >> 3] |= (uint8_t) (1u << (c & 7));
+			}
+
+		memset(single, 0, sizeof(single));
+		for (int i = 0; i < n; i++)
+			if (phrases[i].len == 1 && phrases[i].key[0] < 0x10000)
+				single[phrases[i].key[0] >> 3] |= (uint8_t) (1u << (phrases[i].key[0] & 7));
+		for (uint32_t cp = 0x2E80; cp < 0x10000; cp++)
 		{
-			int			mid = (lo + hi) / 2;
+			const char *r = reading_slow(cp);
+			uint32_t	f;
 
-			if (phrases[mid].key[0] < f)
-				lo = mid + 1;
-			else
-				hi = mid;
+			if (r == NULL)
+				continue;
+			bmp_info[cp] = (uint8_t) (r[0] - 'a' + 1);
+			f = fold_han(cp);
+			if (f < 0x10000 && (first[f >> 3] >> (f & 7)) & 1)
+				bmp_info[cp] |= INFO_START;
+			if (f < 0x10000 && (later[f >> 3] >> (f & 7)) & 1)
+				bmp_info[cp] |= INFO_CONT;
+			if (f < 0x10000 && (single[f >> 3] >> (f & 7)) & 1)
+				bmp_info[cp] |= INFO_SINGLE;
 		}
-		if (lo < n && phrases[lo].key[0] == f)
-			phrase_start[cp >> 3] |= (uint8_t) (1u << (cp & 7));
+
+		/*
+		 * Pairs: each phrase's first two characters under all spellings
+		 * (the characters themselves and every BMP code point folding to
+		 * them).
+		 */
+		/* other spellings of the characters of the phrases */
+		nalt = 0;
+		memset(pair_bloom, 0, sizeof(pair_bloom));
+
+		for (uint32_t cp = 0x2E80; cp < 0x10000 && nalt < 4096; cp++)
+		{
+			uint32_t	f;
+
+			if (!(bmp_info[cp] & (INFO_START | INFO_CONT)))
+				continue;
+			f = fold_han(cp);
+			if (f != cp)
+			{
+				alt_cp[nalt] = cp;
+				alt_f[nalt++] = f;
+			}
+		}
+		for (int i = 0; i < n; i++)
+		{
+			uint32_t	a[8],
+						b[8];
+			int			na = 0,
+						nb = 0;
+
+			if (phrases[i].len < 2)
+				continue;
+			a[na++] = phrases[i].key[0];
+			b[nb++] = phrases[i].key[1];
+			for (int j = 0; j < nalt; j++)
+			{
+				if (alt_f[j] == phrases[i].key[0] && na < 8)
+					a[na++] = alt_cp[j];
+				if (alt_f[j] == phrases[i].key[1] && nb < 8)
+					b[nb++] = alt_cp[j];
+			}
+			for (int x = 0; x < na; x++)
+				for (int y = 0; y < nb; y++)
+				{
+					uint32_t	h = pair_hash(a[x], b[y]);
+
+					pair_bloom[h >> 3] |= (uint8_t) (1u << (h & 7));
+				}
+		}
 	}
 	nphrases = n;
 }
@@ -161,7 +282,7 @@ may_start_phrase(uint32_t cp)
 {
 	if (nphrases < 0)
 		build_phrases();
-	return cp < 0x10000 && (phrase_start[cp >> 3] >> (cp & 7)) & 1;
+	return cp < 0x10000 && (bmp_info[cp] & INFO_START);
 }
 
 /*
@@ -185,10 +306,18 @@ phrase_match(uint32_t cp, const uint8_t *p, const uint8_t *end,
 	{
 		uint32_t	c = utf8_next(&p, end);
 
+		/* no phrase goes on with this character: stop decoding */
+		if (c < 0x10000 && !(bmp_info[c] & INFO_CONT))
+			break;
+		if (k == 1 && !pair_maybe(cp, c))
+			break;
 		key[k] = fold_han(c);
 		ends[k] = p;
 		k++;
 	}
+	/* only the first character: only a one-character entry can match */
+	if (k == 1 && cp < 0x10000 && !(bmp_info[cp] & INFO_SINGLE))
+		return NULL;
 	/* first entry with this first character */
 	while (lo < hi)
 	{
@@ -220,19 +349,14 @@ phrase_match(uint32_t cp, const uint8_t *p, const uint8_t *end,
 static inline const char *
 reading(uint32_t cp)
 {
-	const char *r;
-
-	if (cp < 0x2E80)
-		return NULL;
-	r = tfp_pinyin(cp);
-	if (r == NULL)
+	if (cp < 0x10000)
 	{
-		uint32_t	f = fold_han(cp);
-
-		if (f != cp)
-			r = tfp_pinyin(f);
+		if (nphrases < 0)
+			build_phrases();
+		if (bmp_info[cp] == 0)
+			return NULL;
 	}
-	return r;
+	return reading_slow(cp);
 }
 
 /* ---------------------------------------------------------------- letters */
@@ -244,9 +368,12 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 	const uint8_t *end = p + len;
 	size_t		n = 0;
 
+	if (nphrases < 0)
+		build_phrases();
 	while (p < end)
 	{
 		uint32_t	cp;
+		unsigned	info;
 		const char *r;
 
 		if (*p < 0x80)
@@ -255,26 +382,34 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 			continue;
 		}
 		cp = utf8_next(&p, end);
-		r = reading(cp);
-		if (r == NULL)
-			continue;
-		if (may_start_phrase(cp))
+		if (cp < 0x10000)
 		{
-			const uint8_t *after;
-			const py_phrase *ph = phrase_match(cp, p, end, &after);
-
-			if (ph)
-			{
-				const char *q = ph->readings;
-
-				out[n++] = *q;
-				while ((q = strchr(q, ' ')) != NULL)
-					out[n++] = *++q;
-				p = after;
+			info = bmp_info[cp];
+			if (info == 0)
 				continue;
+			if (info & INFO_START)
+			{
+				const uint8_t *after;
+				const py_phrase *ph = phrase_match(cp, p, end, &after);
+
+				if (ph)
+				{
+					const char *q = ph->readings;
+
+					out[n++] = *q;
+					while ((q = strchr(q, ' ')) != NULL)
+						out[n++] = *++q;
+					p = after;
+					continue;
+				}
 			}
+			out[n++] = (char) ('a' - 1 + (info & INFO_LETTER));
+			continue;
 		}
-		out[n++] = r[0];
+		/* supplementary planes: no phrase starts there */
+		r = reading_slow(cp);
+		if (r != NULL)
+			out[n++] = r[0];
 	}
 	return n;
 }

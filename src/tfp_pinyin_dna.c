@@ -67,6 +67,8 @@ tfp_dna_bucket(char letter)
 	return bucket_of[letter - 'a'];
 }
 
+#define tfp_dna_bucket(c) bucket_of[(c) - 'a']	/* letters are 'a'..'z' */
+
 const char *
 tfp_dna_check(const tfp_dna_opts *o)
 {
@@ -102,6 +104,7 @@ typedef struct dna_thresholds
 	int			n;
 	int			levels;
 	uint32_t	t[TFP_DNA_BUCKETS][TFP_DNA_MAX_LEVELS - 1];
+	uint8_t		digit[TFP_DNA_BUCKETS][TFP_DNA_MAX_WINDOW + 1];	/* by count */
 } dna_thresholds;
 
 static void
@@ -130,17 +133,26 @@ compute_thresholds(dna_thresholds *th, int n, int levels)
 		}
 		while (j < levels)		/* never reached: unreachable count */
 			th->t[b][j++ - 1] = (uint32_t) n + 1;
+		for (int c = 0, d = 0; c <= n; c++)
+		{
+			while (d < levels - 1 && (uint32_t) c >= th->t[b][d])
+				d++;
+			th->digit[b][c] = (uint8_t) d;
+		}
 	}
 }
 
-static dna_thresholds cache = {0, 0, {{0}}};
+/* two cached tables: the last window length, the last short text */
+static dna_thresholds cache[2];
 
 static const dna_thresholds *
-thresholds(int n, int levels)
+thresholds(int n, int levels, int slot)
 {
-	if (cache.n != n || cache.levels != levels)
-		compute_thresholds(&cache, n, levels);
-	return &cache;
+	dna_thresholds *c = &cache[slot];
+
+	if (c->n != n || c->levels != levels)
+		compute_thresholds(c, n, levels);
+	return c;
 }
 
 static int64_t
@@ -149,20 +161,14 @@ pack(const uint32_t *counts, const dna_thresholds *th)
 	uint64_t	v = 0;
 
 	for (int b = 0; b < TFP_DNA_BUCKETS; b++)
-	{
-		int			d = 0;
-
-		while (d < th->levels - 1 && counts[b] >= th->t[b][d])
-			d++;
-		v = v * (uint64_t) th->levels + (uint64_t) d;
-	}
+		v = v * (uint64_t) th->levels + th->digit[b][counts[b]];
 	return (int64_t) v;
 }
 
 int64_t
 tfp_dna_pack(const uint32_t *counts, int window, int levels)
 {
-	return pack(counts, thresholds(window, levels));
+	return pack(counts, thresholds(window, levels, 0));
 }
 
 /* counts of the buckets of l[0..n) */
@@ -177,6 +183,35 @@ count(const char *l, size_t n, uint32_t *counts)
 		if (b >= 0)
 			counts[b]++;
 	}
+}
+
+/*
+ * Counts of the window [a, a + w), updated from those of [*cs, *cs + w)
+ * (windows come in increasing order of start): O(distance moved).
+ */
+static void
+slide(const char *l, size_t a, size_t w, size_t *cs, uint32_t *counts)
+{
+	if (*cs == (size_t) -1 || a >= *cs + w)
+		count(l + a, w, counts);
+	else
+	{
+		for (size_t i = *cs; i < a; i++)
+		{
+			int			b = tfp_dna_bucket(l[i]);
+
+			if (b >= 0)
+				counts[b]--;
+		}
+		for (size_t i = *cs + w; i < a + w; i++)
+		{
+			int			b = tfp_dna_bucket(l[i]);
+
+			if (b >= 0)
+				counts[b]++;
+		}
+	}
+	*cs = a;
 }
 
 static int
@@ -213,15 +248,17 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 	if (n < w)
 	{
 		count(l, n, counts);
-		out[0] = pack(counts, thresholds((int) n, o->levels));
+		out[0] = pack(counts, thresholds((int) n, o->levels, 1));
 		return 1;
 	}
-	th = thresholds(o->window, o->levels);
+	th = thresholds(o->window, o->levels, 0);
 	if (!o->content_defined || n < KGRAM)
 	{
+		size_t		cs = (size_t) -1;
+
 		for (size_t a = 0; a + w <= n; a += step)
 		{
-			count(l + a, w, counts);
+			slide(l, a, w, &cs, counts);
 			out[nout++] = pack(counts, th);
 		}
 	}
@@ -234,12 +271,14 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 		 */
 		size_t		wn = 2 * step - 1;
 		size_t		nh = n - KGRAM + 1;
-		uint64_t	dq_h[2 * (TFP_DNA_MAX_WINDOW + 1)];
-		size_t		dq_p[2 * (TFP_DNA_MAX_WINDOW + 1)];
-		size_t		ring = 2 * (TFP_DNA_MAX_WINDOW + 1);
+#define RING 2048				/* power of 2, > 2 * TFP_DNA_MAX_WINDOW - 1 */
+		uint64_t	dq_h[RING];
+		size_t		dq_p[RING];
+		const size_t mask = RING - 1;
 		size_t		head = 0,
 					len = 0;
-		size_t		last = (size_t) -1;
+		size_t		last = (size_t) -1,
+					cs = (size_t) -1;
 		uint64_t	key = 0;
 
 		for (size_t i = 0; i < KGRAM - 1; i++)
@@ -250,16 +289,16 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 
 			key = ((key << 5) | (uint64_t) (l[i + KGRAM - 1] & 31)) &
 				((UINT64_C(1) << (5 * KGRAM)) - 1);
-			h = mix(key);
+			h = (key * UINT64_C(0x9E3779B97F4A7C15)) >> 20;
 			/* drop candidates with a larger or equal hash (rightmost wins) */
-			while (len > 0 && dq_h[(head + len - 1) % ring] >= h)
+			while (len > 0 && dq_h[(head + len - 1) & mask] >= h)
 				len--;
-			dq_h[(head + len) % ring] = h;
-			dq_p[(head + len) % ring] = i;
+			dq_h[(head + len) & mask] = h;
+			dq_p[(head + len) & mask] = i;
 			len++;
 			/* drop the candidate that left the run */
 			if (dq_p[head] + wn <= i)
-				head = (head + 1) % ring, len--;
+				head = (head + 1) & mask, len--;
 			if (i + 1 >= wn || i + 1 == nh)
 			{
 				size_t		a = dq_p[head];
@@ -269,7 +308,7 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 					last = a;
 					if (a + w <= n)
 					{
-						count(l + a, w, counts);
+						slide(l, a, w, &cs, counts);
 						out[nout++] = pack(counts, th);
 					}
 				}
@@ -278,10 +317,24 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 		if (nout == 0)
 		{
 			count(l, n, counts);
-			out[nout++] = pack(counts, thresholds((int) n, o->levels));
+			out[nout++] = pack(counts, thresholds((int) n, o->levels, 1));
 		}
 	}
-	qsort(out, nout, sizeof(int64_t), cmp_i64);
+	if (nout > 64)
+		qsort(out, nout, sizeof(int64_t), cmp_i64);
+	else
+		for (size_t i = 1; i < nout; i++)	/* insertion sort: few windows */
+		{
+			int64_t		v = out[i];
+			size_t		j = i;
+
+			while (j > 0 && out[j - 1] > v)
+			{
+				out[j] = out[j - 1];
+				j--;
+			}
+			out[j] = v;
+		}
 	{
 		size_t		k = 0;
 
