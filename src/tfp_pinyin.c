@@ -361,6 +361,21 @@ reading(uint32_t cp)
 
 /* ---------------------------------------------------------------- letters */
 
+/*
+ * Whether the character at p (after cp) may continue a phrase starting with
+ * cp: false means no phrase of two or more characters matches here.
+ */
+static inline int
+next_pair_maybe(uint32_t cp, const uint8_t *p, const uint8_t *end)
+{
+	uint32_t	c;
+
+	if (p >= end)
+		return 0;
+	c = utf8_next(&p, end);
+	return c < 0x10000 && (bmp_info[c] & INFO_CONT) && pair_maybe(cp, c);
+}
+
 size_t
 tfp_pinyin_letters(const char *s, size_t len, char *out)
 {
@@ -381,13 +396,24 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 			p++;
 			continue;
 		}
-		cp = utf8_next(&p, end);
+		/* fast path: a well-formed 3-byte sequence (all BMP Han) */
+		if ((p[0] & 0xF0) == 0xE0 && end - p >= 3 &&
+			(p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
+			(p[0] != 0xE0 || p[1] >= 0xA0) && (p[0] != 0xED || p[1] < 0xA0))
+		{
+			cp = ((uint32_t) (p[0] & 0x0F) << 12) |
+				((uint32_t) (p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+			p += 3;
+		}
+		else
+			cp = utf8_next(&p, end);
 		if (cp < 0x10000)
 		{
 			info = bmp_info[cp];
 			if (info == 0)
 				continue;
-			if (info & INFO_START)
+			if ((info & INFO_START) &&
+				((info & INFO_SINGLE) || next_pair_maybe(cp, p, end)))
 			{
 				const uint8_t *after;
 				const py_phrase *ph = phrase_match(cp, p, end, &after);
