@@ -23,7 +23,7 @@ acc_sink(void *arg, const uint64_t *hashes, size_t n)
 
 /*
  * simhash(body text, ngram int4, shingle int4, fold_case bool,
- *		   fold_width bool, fold_han bool) returns simhash
+ *		   fold_width bool, fold_han bool, center bool) returns simhash
  */
 PG_FUNCTION_INFO_V1(simhash_text);
 Datum
@@ -31,15 +31,19 @@ simhash_text(PG_FUNCTION_ARGS)
 {
 	text	   *body = PG_GETARG_TEXT_PP(0);
 	tfp_feature_opts o;
+	bool		center = PG_GETARG_BOOL(6);
 	tfp_simhash_acc acc;
 	const char *s;
 	size_t		len;
+	uint64		nhan;
 
 	textfp_feature_opts(&o, PG_GETARG_INT32(1), PG_GETARG_INT32(2),
 						PG_GETARG_BOOL(3), PG_GETARG_BOOL(4), PG_GETARG_BOOL(5));
 	s = textfp_text_utf8(body, &len);
 	tfp_simhash_init(&acc);
-	tfp_extract_features(s, len, &o, acc_sink, &acc);
+	tfp_extract_features_counted(s, len, &o, acc_sink, &acc, &nhan);
+	if (center)
+		PG_RETURN_SIMHASH(tfp_simhash_finish_centered(&acc, nhan, o.ngram, o.shingle));
 	PG_RETURN_SIMHASH(tfp_simhash_finish(&acc));
 }
 

@@ -11,13 +11,55 @@
 #include <xxhash.h>
 
 #include "tfp_core.h"
+#include "tfp_unicode_inline.h"
+
+/*
+ * XXH3 of a short input, with the library's code inlined so the compiler can
+ * specialise it (most features are 8-byte han bigrams or short words); the
+ * result is XXH3_64bits_withSeed's, whatever the length.
+ */
+#if defined(__GNUC__)
+__attribute__((flatten))
+#endif
+static uint64_t
+xxh3(const void *p, size_t len, uint64_t seed)
+{
+	return XXH3_64bits_withSeed(p, len, seed);
+}
+
+/* The same for the 8-byte key of a han bigram: (c, d) as two 32-bit
+ * little-endian integers; with the length known, XXH3 reduces to a few
+ * multiplications. */
+#if defined(__GNUC__)
+__attribute__((flatten))
+#endif
+static inline uint64_t
+xxh3_pair(uint32_t c, uint32_t d)
+{
+	unsigned char buf[8];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t	key = (uint64_t) c | ((uint64_t) d << 32);
+
+	memcpy(buf, &key, 8);
+#else
+	buf[0] = (unsigned char) c;
+	buf[1] = (unsigned char) (c >> 8);
+	buf[2] = (unsigned char) (c >> 16);
+	buf[3] = (unsigned char) (c >> 24);
+	buf[4] = (unsigned char) d;
+	buf[5] = (unsigned char) (d >> 8);
+	buf[6] = (unsigned char) (d >> 16);
+	buf[7] = (unsigned char) (d >> 24);
+#endif
+	return XXH3_64bits_withSeed(buf, 8, TFP_SEED_HAN);
+}
 
 /* ------------------------------------------------------------------------
  * UTF-8
  * ------------------------------------------------------------------------ */
 
-size_t
-tfp_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+static inline size_t
+utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 {
 	unsigned char c = s[0];
 	uint32_t	v;
@@ -28,6 +70,17 @@ tfp_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 	{
 		*cp = c;
 		return 1;
+	}
+	/* fast path: a well-formed 3-byte sequence (all of CJK's BMP) */
+	if ((c & 0xF0) == 0xE0 && len >= 3 &&
+		(s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80)
+	{
+		v = ((uint32_t) (c & 0x0F) << 12) | ((uint32_t) (s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+		if (v >= 0x800 && (v < 0xD800 || v > 0xDFFF))
+		{
+			*cp = v;
+			return 3;
+		}
 	}
 	if (c >= 0xC2 && c <= 0xDF)
 	{
@@ -74,6 +127,12 @@ tfp_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 	return need + 1;
 }
 
+size_t
+tfp_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+{
+	return utf8_decode(s, len, cp);
+}
+
 int
 tfp_utf8_encode(uint32_t cp, unsigned char *out)
 {
@@ -115,11 +174,14 @@ tfp_token_hash(const char *utf8, size_t len)
 #define WORD_BUF	240			/* word bytes hashed in one shot; longer
 								 * words are streamed */
 
+/* a han unit: a character and up to TFP_UNIT_CPS - 1 following marks */
 typedef struct unit
 {
-	unsigned char len;
-	unsigned char b[TFP_UNIT_MAX];
+	uint32_t	n;
+	uint32_t	cp[TFP_UNIT_CPS];
 } unit;
+
+#define RING		16			/* power of two >= TFP_MAX_NGRAM */
 
 typedef struct extractor
 {
@@ -127,16 +189,17 @@ typedef struct extractor
 	tfp_feature_sink sink;
 	void	   *arg;
 	uint64_t	nfeatures;
+	uint64_t	nhan;			/* han features emitted */
 
 	size_t		nbatch;			/* features in batch[] */
 
 	/* current han run: units in ring[], plus the open unit */
 	uint64_t	run_len;		/* closed units in the current run */
-	int			han_open;		/* ring[run_len % ngram] is being built */
+	int			han_open;		/* ring[run_len % RING] is being built */
 
 	/* words seen; shingle window: hashes of the last `shingle` words */
 	uint64_t	nwords;
-	uint64_t	words[TFP_MAX_SHINGLE];
+	uint64_t	words[RING];
 
 	/* current word */
 	int			in_word;
@@ -147,7 +210,7 @@ typedef struct extractor
 
 	/* not cleared at start: */
 	uint64_t	batch[TFP_BATCH];	/* output batch */
-	unit		ring[TFP_MAX_NGRAM];	/* the last ngram units of the run */
+	unit		ring[RING];		/* the last units of the run */
 
 } extractor;
 
@@ -163,27 +226,47 @@ emit(extractor *x, uint64_t h)
 	}
 }
 
-/* Hash of the han n-gram made of the k units ending at ring position `last`. */
+/*
+ * Hash of the han n-gram made of the k units ending at ring position `last`:
+ * XXH3 of the units' code points as 32-bit little-endian integers.
+ */
 static uint64_t
 han_gram_hash(extractor *x, uint64_t last, int k)
 {
-	unsigned char buf[TFP_UNIT_MAX * TFP_MAX_NGRAM];
+	unsigned char buf[4 * TFP_UNIT_CPS * TFP_MAX_NGRAM];
 	size_t		len = 0;
-	int			n = x->o->ngram;
 	int			i;
+	uint32_t	j;
 
+	if (k == 2)
+	{
+		const unit *a = &x->ring[(last - 1) & (RING - 1)];
+		const unit *b = &x->ring[last & (RING - 1)];
+
+		/* the common case: two characters, an 8-byte key */
+		if (a->n == 1 && b->n == 1)
+			return xxh3_pair(a->cp[0], b->cp[0]);
+	}
 	for (i = k - 1; i >= 0; i--)
 	{
-		const unit *u = &x->ring[(last - i) % n];
+		const unit *u = &x->ring[(last - i) & (RING - 1)];
 
-		memcpy(buf + len, u->b, u->len);
-		len += u->len;
+		for (j = 0; j < u->n; j++)
+		{
+			uint32_t	c = u->cp[j];
+
+			buf[len] = (unsigned char) c;
+			buf[len + 1] = (unsigned char) (c >> 8);
+			buf[len + 2] = (unsigned char) (c >> 16);
+			buf[len + 3] = (unsigned char) (c >> 24);
+			len += 4;
+		}
 	}
-	return XXH3_64bits_withSeed(buf, len, TFP_SEED_HAN);
+	return xxh3(buf, len, TFP_SEED_HAN);
 }
 
 /* Close the open han unit: it completes one n-gram if the run is long enough. */
-static void
+static inline void
 han_close_unit(extractor *x)
 {
 	uint64_t	last = x->run_len;
@@ -191,7 +274,10 @@ han_close_unit(extractor *x)
 	x->han_open = 0;
 	x->run_len++;
 	if (x->run_len >= (uint64_t) x->o->ngram)
+	{
+		x->nhan++;
 		emit(x, han_gram_hash(x, last, x->o->ngram));
+	}
 }
 
 /* End the han run: a run shorter than ngram is one feature. */
@@ -201,33 +287,33 @@ han_end_run(extractor *x)
 	if (x->han_open)
 		han_close_unit(x);
 	if (x->run_len > 0 && x->run_len < (uint64_t) x->o->ngram)
+	{
+		x->nhan++;
 		emit(x, han_gram_hash(x, x->run_len - 1, (int) x->run_len));
+	}
 	x->run_len = 0;
 }
 
-static void
-han_begin_unit(extractor *x, const unsigned char *b, int len)
+static inline void
+han_begin_unit(extractor *x, uint32_t cp)
 {
 	unit	   *u;
 
 	if (x->han_open)
 		han_close_unit(x);
-	u = &x->ring[x->run_len % x->o->ngram];
-	memcpy(u->b, b, len);
-	u->len = (unsigned char) len;
+	u = &x->ring[x->run_len & (RING - 1)];
+	u->cp[0] = cp;
+	u->n = 1;
 	x->han_open = 1;
 }
 
 static void
-han_add_mark(extractor *x, const unsigned char *b, int len)
+han_add_mark(extractor *x, uint32_t cp)
 {
-	unit	   *u = &x->ring[x->run_len % x->o->ngram];
+	unit	   *u = &x->ring[x->run_len & (RING - 1)];
 
-	if (u->len + len <= TFP_UNIT_MAX)
-	{
-		memcpy(u->b + u->len, b, len);
-		u->len += (unsigned char) len;
-	}
+	if (u->n < TFP_UNIT_CPS)
+		u->cp[u->n++] = cp;
 }
 
 static void
@@ -254,30 +340,27 @@ static uint64_t
 shingle_hash(extractor *x, uint64_t last, int k)
 {
 	unsigned char buf[8 * TFP_MAX_SHINGLE];
-	int			n = x->o->shingle;
 	int			i,
 				j;
 
 	for (i = 0; i < k; i++)
 	{
-		uint64_t	h = x->words[(last - (k - 1) + i) % n];
+		uint64_t	h = x->words[(last - (k - 1) + i) & (RING - 1)];
 
 		for (j = 0; j < 8; j++)
 			buf[i * 8 + j] = (unsigned char) (h >> (8 * j));
 	}
-	return XXH3_64bits_withSeed(buf, 8 * (size_t) k, TFP_SEED_SHINGLE);
+	return xxh3(buf, 8 * (size_t) k, TFP_SEED_SHINGLE);
 }
 
 static void
-word_end(extractor *x)
+word_close(extractor *x)
 {
 	uint64_t	h;
 	int			n = x->o->shingle;
 
-	if (!x->in_word)
-		return;
 	h = x->streaming ? XXH3_64bits_digest(&x->wstate)
-		: XXH3_64bits_withSeed(x->wbuf, x->wlen, TFP_SEED_WORD);
+		: xxh3(x->wbuf, x->wlen, TFP_SEED_WORD);
 	x->in_word = 0;
 	x->streaming = 0;
 	x->wlen = 0;
@@ -288,18 +371,27 @@ word_end(extractor *x)
 		emit(x, h);
 		return;
 	}
-	x->words[x->nwords % n] = h;
+	x->words[x->nwords & (RING - 1)] = h;
 	x->nwords++;
 	if (x->nwords >= (uint64_t) n)
 		emit(x, shingle_hash(x, x->nwords - 1, n));
 }
 
+static inline void
+word_end(extractor *x)
+{
+	if (x->in_word)
+		word_close(x);
+}
+
 /* Handle one folded code point with its class. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void
 feed(extractor *x, uint32_t cp, int cls)
 {
 	unsigned char b[4];
-	int			len;
 
 	switch (cls)
 	{
@@ -316,15 +408,13 @@ feed(extractor *x, uint32_t cp, int cls)
 			break;
 		case TFP_CC_HAN:
 			word_end(x);
-			len = tfp_utf8_encode(cp, b);
-			han_begin_unit(x, b, len);
+			han_begin_unit(x, cp);
 			break;
 		case TFP_CC_MARK:
-			len = tfp_utf8_encode(cp, b);
 			if (x->han_open)
-				han_add_mark(x, b, len);
+				han_add_mark(x, cp);
 			else
-				word_add(x, b, len);
+				word_add(x, b, tfp_utf8_encode(cp, b));
 			break;
 		case TFP_CC_IGNORE:
 			break;
@@ -353,6 +443,16 @@ static const unsigned char ascii_word[128] = {
 uint64_t
 tfp_extract_features(const char *utf8, size_t len, const tfp_feature_opts *opts,
 					 tfp_feature_sink sink, void *arg)
+{
+	uint64_t	nhan;
+
+	return tfp_extract_features_counted(utf8, len, opts, sink, arg, &nhan);
+}
+
+uint64_t
+tfp_extract_features_counted(const char *utf8, size_t len,
+							 const tfp_feature_opts *opts,
+							 tfp_feature_sink sink, void *arg, uint64_t *nhan)
 {
 	extractor  *x;
 	extractor	xs;
@@ -410,10 +510,13 @@ tfp_extract_features(const char *utf8, size_t len, const tfp_feature_opts *opts,
 			int			n,
 						i;
 
-			pos += tfp_utf8_decode(s + pos, len - pos, &cp);
-			n = tfp_cp_fold(cp, opts->fold, out);
-			for (i = 0; i < n; i++)
-				feed(x, out[i], tfp_cp_class(out[i]));
+			pos += utf8_decode(s + pos, len - pos, &cp);
+			n = tfp_cp_fold_inline(cp, opts->fold, out);
+			if (n == 1)
+				feed(x, out[0], tfp_cp_class_inline(out[0]));
+			else
+				for (i = 0; i < n; i++)
+					feed(x, out[i], tfp_cp_class_inline(out[i]));
 		}
 	}
 	word_end(x);
@@ -426,5 +529,6 @@ tfp_extract_features(const char *utf8, size_t len, const tfp_feature_opts *opts,
 		sink(arg, x->batch, x->nbatch);
 		x->nfeatures += x->nbatch;
 	}
+	*nhan = x->nhan;
 	return x->nfeatures;
 }

@@ -57,8 +57,9 @@ finish() {
     [ "$FAILED" -eq 0 ] && [ "$rc" -eq 0 ] && exit 0
     exit 1
 }
-# keep the original stdout/stderr for finish (long-lived children such as
-# the postmaster get them closed: see TFP_CLOSE_FDS in common.sh)
+# Keep the original stdout/stderr as fds 3/4 for finish.  Commands that
+# leave processes behind (pg_ctl start, prove) get 3/4 closed, so that a
+# stray postmaster never holds a CI log pipe open.
 exec 3>&1 4>&2
 trap finish EXIT
 trap 'exit 130' INT TERM
@@ -159,7 +160,7 @@ run_tap() {
     # Run from a copy of test/ inside the temp dir: the repository may not be
     # readable by the server's OS user (e.g. under /root).
     tapdir=$TFP_TMP/tap
-    mkdir -p "$tapdir/tmp_check/log"
+    mkdir -p "$tapdir/tmp_check/log" "$tapdir/tmp"
     tar -C "$TFP_ROOT" --exclude=./test/bench/out -cf - ./test | tar -C "$tapdir" -xf - ||
         { broke tap "cannot copy test/"; return; }
     tfp_chown_pg "$tapdir"
@@ -173,7 +174,7 @@ run_tap() {
     # PG15 reads TESTDIR; PG16+ reads TESTDATADIR/TESTLOGDIR.
     # shellcheck disable=SC2016
     tfp_as_pg env -i 3>&- 4>&- \
-        HOME="$tapdir" LANG=C.UTF-8 \
+        HOME="$tapdir" TMPDIR="$tapdir/tmp" LANG=C.UTF-8 \
         PATH="$TFP_BINDIR:/usr/local/bin:/usr/bin:/bin" \
         PERL5LIB="$pgxs_perl:$tapdir/test/t:$tapdir/test/lib${PERL5LIB:+:$PERL5LIB}" \
         PG_REGRESS="$TFP_PG_REGRESS" \

@@ -916,7 +916,7 @@ def build(outdir):
     # ---- simulated reposts
     log('simulating reposts')
     step = 0
-    for lang, recipes, n in (('zh', ZH_RECIPES, 26), ('en', EN_RECIPES, 22)):
+    for lang, recipes, n in (('zh', ZH_RECIPES, 20), ('en', EN_RECIPES, 18)):
         pool = originals[lang]
         picks = rng.sample(pool, n)
         for i, o in enumerate(picks):
@@ -985,7 +985,6 @@ def write_pool(path, groups, cap):
         for name, paras, maxb in groups:
             n = 0
             for p in paras:
-                p = p.replace('\\', '/')
                 if p in seen:
                     continue
                 b = utf8len(p) + 1

@@ -9,11 +9,12 @@ CREATE FUNCTION @extschema@.simhash(
 		shingle int4 DEFAULT 1,
 		fold_case boolean DEFAULT true,
 		fold_width boolean DEFAULT true,
-		fold_han boolean DEFAULT true)
+		fold_han boolean DEFAULT true,
+		center boolean DEFAULT true)
 	RETURNS @extschema@.simhash
 	AS 'MODULE_PATHNAME', 'simhash_text'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-COMMENT ON FUNCTION @extschema@.simhash(text, int4, int4, boolean, boolean, boolean)
+COMMENT ON FUNCTION @extschema@.simhash(text, int4, int4, boolean, boolean, boolean, boolean)
 	IS 'SimHash of a text: Han n-grams and word shingles, occurrence-weighted';
 
 CREATE FUNCTION @extschema@.simhash(features text[])

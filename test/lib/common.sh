@@ -25,7 +25,7 @@
 # Debian packages the harness needs.  Scripts may append before calling
 # tfp_install_deps, e.g.  TFP_DEB_PACKAGES+=" opencc nodejs"
 # (C.UTF-8 is built into Debian 12's libc-bin; no locales package needed.)
-TFP_DEB_PACKAGES="postgresql-15 postgresql-server-dev-15 libxxhash-dev libipc-run-perl make gcc libc6-dev perl"
+TFP_DEB_PACKAGES="postgresql-15 postgresql-server-dev-15 libxxhash-dev libipc-run-perl make gcc libc6-dev perl python3"
 
 TFP_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TFP_ROOT=${TFP_ROOT:-$(cd "$TFP_LIB_DIR/../.." && pwd)}
