@@ -79,8 +79,7 @@ SELECT method, round(threshold::numeric, 4) AS threshold,
 FROM chosen ORDER BY method;
 
 \echo
-\echo == recall by kind of copy at that threshold (precision column: of the
-\echo == answers to that kind of query; originals: false positives among originals)
+\echo == recall by kind of copy at that threshold (originals have no relevant answer: 0)
 SELECT c.method, s.kind,
        round((count(*) FILTER (WHERE s.relevant AND s.score >= c.threshold))::numeric /
              greatest(count(DISTINCT s.qid), 1), 3) AS recall,
