@@ -41,6 +41,10 @@ SELECT pinyin_dna_similarity('{1,2,3}', '{2,3,4}') AS half,
        pinyin_dna_shared('{5,6,7}', '{7,6,1}') AS shared;
 SELECT pinyin_dna_query('{1,2,3}', 2) AS q, '{2,3,9}'::int8[] %& pinyin_dna_query('{1,2,3}', 2) AS yes,
        '{3,9}'::int8[] %& pinyin_dna_query('{1,2,3}', 2) AS no;
+-- large input (6.8 MB: interrupt checks, the chunked conversion path)
+SELECT length(pinyin_initials(t)) AS initials_len, cardinality(pinyin_dna(t)) AS dnas,
+       pinyin_dna(t) = pinyin_dna(repeat('中华人民共和国重庆银行 ', 3000)) AS periodic
+FROM (SELECT repeat('中华人民共和国重庆银行 ', 200000) AS t) x;
 -- bad parameters: 22023
 CREATE FUNCTION err(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN

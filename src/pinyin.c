@@ -50,6 +50,12 @@ text_letters(const char *s, size_t len, size_t *n)
 	return l;
 }
 
+static void
+tick(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
 static text *
 pinyin_common(text *t, unsigned flags)
 {
@@ -60,6 +66,7 @@ pinyin_common(text *t, unsigned flags)
 	char	   *conv;
 	text	   *res;
 
+	tfp_pinyin_tick = tick;
 	CHECK_FOR_INTERRUPTS();
 	n = tfp_pinyin_text(s, len, flags, NULL);
 	if (n > MaxAllocSize - VARHDRSZ - 1)
@@ -146,6 +153,7 @@ pinyin_dna(PG_FUNCTION_ARGS)
 
 	dna_opts(&o, PG_GETARG_INT32(1), PG_GETARG_INT32(2), PG_GETARG_INT32(3),
 			 PG_GETARG_BOOL(4));
+	tfp_pinyin_tick = tick;
 	s = textfp_text_utf8(body, &len);
 	l = text_letters(s, len, &n);
 	maxw = tfp_dna_max_windows(n, &o);

@@ -19,6 +19,8 @@
 #include "tfp_pinyin.h"
 #include "tfp_unicode.h"
 
+void		(*tfp_pinyin_tick) (void) = NULL;
+
 /* ---------------------------------------------------------------- phrases */
 
 #define PHRASE_MAXLEN 4
@@ -504,6 +506,7 @@ tfp_pinyin_text(const char *s, size_t len, unsigned flags, char *out)
 	const uint8_t *p = (const uint8_t *) s;
 	const uint8_t *end = p + len;
 	py_writer	w = {out, 0, 0, 0};
+	unsigned	tick = 0;
 
 	while (p < end)
 	{
@@ -511,6 +514,13 @@ tfp_pinyin_text(const char *s, size_t len, unsigned flags, char *out)
 		const char *r = reading(cp);
 		uint32_t	f[TFP_FOLD_MAX];
 		int			nf;
+
+		if (++tick == TFP_PY_TICK)
+		{
+			tick = 0;
+			if (tfp_pinyin_tick)
+				tfp_pinyin_tick();
+		}
 
 		if (r != NULL)
 		{

@@ -17,6 +17,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * If set, called every TFP_PY_TICK characters / letters by the long loops
+ * (the PostgreSQL layer sets it to a function checking for interrupts; it
+ * may longjmp out).
+ */
+#define TFP_PY_TICK 65536
+extern void (*tfp_pinyin_tick) (void);
+
 /* Flags of tfp_pinyin_text(). */
 #define TFP_PY_INITIALS	0x01	/* one letter per syllable, syllables of a Han
 								 * run not separated */

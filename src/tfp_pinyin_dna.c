@@ -258,6 +258,8 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 
 		for (size_t a = 0; a + w <= n; a += step)
 		{
+			if ((a / step & 1023) == 1023 && tfp_pinyin_tick)
+				tfp_pinyin_tick();
 			slide(l, a, w, &cs, counts);
 			out[nout++] = pack(counts, th);
 		}
@@ -286,6 +288,9 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 		for (size_t i = 0; i < nh; i++)
 		{
 			uint64_t	h;
+
+			if ((i & (TFP_PY_TICK - 1)) == TFP_PY_TICK - 1 && tfp_pinyin_tick)
+				tfp_pinyin_tick();
 
 			key = ((key << 5) | (uint64_t) (l[i + KGRAM - 1] & 31)) &
 				((UINT64_C(1) << (5 * KGRAM)) - 1);
