@@ -43,3 +43,26 @@ SELECT count(*) AS pairs,
 FROM (SELECT dna, q, pinyin_dna_shared(dna, q) AS k FROM dnas, queries
       WHERE dna IS NOT NULL AND qid <= 20) x;
 RESET enable_seqscan;
+-- real DNAs: the Chinese documents of the sample corpus (reposts included),
+-- every document a query with m = 1..3
+CREATE TABLE corpus (id int PRIMARY KEY, lang text, source text, title text, body text);
+\copy corpus FROM 'test/data/corpus.tsv'
+CREATE TABLE real_dna AS
+SELECT id, pinyin_dna(body, 16) AS dna FROM corpus WHERE lang = 'zh';
+SET enable_indexscan = off; SET enable_bitmapscan = off;
+CREATE TABLE real_seq AS
+SELECT q.id AS qid, m, array_agg(r.id ORDER BY r.id) AS ids
+FROM real_dna q, generate_series(1, 3) m, real_dna r
+WHERE r.dna %& pinyin_dna_query(q.dna, m) GROUP BY q.id, m;
+RESET enable_indexscan; RESET enable_bitmapscan; SET enable_seqscan = off;
+CREATE INDEX real_gin ON real_dna USING gin (dna pinyin_dna_ops);
+CREATE FUNCTION real_idx(q int8[], m int) RETURNS int[] LANGUAGE sql STABLE AS
+$$ SELECT array_agg(id ORDER BY id) FROM real_dna WHERE dna %& pinyin_dna_query(q, m) $$;
+SELECT count(*) AS docs, sum(cardinality(dna)) AS dnas FROM real_dna;
+SELECT g.m, count(*) AS queries,
+       count(*) FILTER (WHERE s.ids IS NOT DISTINCT FROM real_idx(q.dna, g.m)) AS equal,
+       sum(coalesce(array_length(s.ids, 1), 0)) AS total_rows
+FROM real_dna q CROSS JOIN generate_series(1, 3) g(m)
+LEFT JOIN real_seq s ON s.qid = q.id AND s.m = g.m
+GROUP BY g.m ORDER BY g.m;
+RESET enable_seqscan;

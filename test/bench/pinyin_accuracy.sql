@@ -109,3 +109,15 @@ best AS (
   FROM cum WHERE tp::float8 / retrieved >= 0.99 GROUP BY method, kind)
 SELECT method, kind, round(recall::numeric, 3) AS recall FROM best ORDER BY kind, method
 \crosstabview kind method recall
+
+\echo
+\echo == GIN-style filter: dna %& pinyin_dna_query(q, m), default parameters (all queries)
+SELECT m, count(*) FILTER (WHERE s.relevant) AS tp, count(*) FILTER (WHERE NOT s.relevant) AS fp,
+       round((count(*) FILTER (WHERE s.relevant))::numeric / nullif(count(*), 0), 4) AS precision,
+       round((count(*) FILTER (WHERE s.relevant))::numeric /
+             (SELECT count(*) FROM fp WHERE kind <> 'original'), 4) AS recall
+FROM generate_series(1, 4) m,
+     LATERAL (SELECT q.id, o.id = q.orig_id AND q.kind <> 'original' AS relevant
+              FROM fp q JOIN fp o ON o.kind = 'original' AND o.id <> q.id
+                               AND o.dna32 %& pinyin_dna_query(q.dna32, m)) s
+GROUP BY m ORDER BY m;
