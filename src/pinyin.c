@@ -6,6 +6,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "executor/executor.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
