@@ -21,6 +21,12 @@
 
 void		(*tfp_pinyin_tick) (void) = NULL;
 
+#if defined(__GNUC__) || defined(__clang__)
+#define TFP_UNLIKELY(x) __builtin_expect((x) != 0, 0)
+#else
+#define TFP_UNLIKELY(x) (x)
+#endif
+
 /* ---------------------------------------------------------------- phrases */
 
 #define PHRASE_MAXLEN 4
@@ -372,6 +378,13 @@ next_pair_maybe(uint32_t cp, const uint8_t *p, const uint8_t *end)
 {
 	uint32_t	c;
 
+	if (end - p >= 3 && (p[0] & 0xF0) == 0xE0)
+	{
+		/* (a malformed sequence gives some BMP value: only a filter) */
+		c = ((uint32_t) (p[0] & 0x0F) << 12) |
+			((uint32_t) (p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+		return (bmp_info[c] & INFO_CONT) && pair_maybe(cp, c);
+	}
 	if (p >= end)
 		return 0;
 	c = utf8_next(&p, end);
@@ -412,9 +425,7 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 		if (cp < 0x10000)
 		{
 			info = bmp_info[cp];
-			if (info == 0)
-				continue;
-			if ((info & INFO_START) &&
+			if (TFP_UNLIKELY(info & INFO_START) &&
 				((info & INFO_SINGLE) || next_pair_maybe(cp, p, end)))
 			{
 				const uint8_t *after;
@@ -431,7 +442,9 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 					continue;
 				}
 			}
-			out[n++] = (char) ('a' - 1 + (info & INFO_LETTER));
+			/* branch-free: info 0 (no reading) writes a byte but keeps n */
+			out[n] = (char) ('a' - 1 + (info & INFO_LETTER));
+			n += (info != 0);
 			continue;
 		}
 		/* supplementary planes: no phrase starts there */
