@@ -274,8 +274,9 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 		size_t		wn = 2 * step - 1;
 		size_t		nh = n - KGRAM + 1;
 #define RING 2048				/* power of 2, > 2 * TFP_DNA_MAX_WINDOW - 1 */
-		uint64_t	dq_h[RING];
-		size_t		dq_p[RING];
+		/* static: large for the stack; no state survives a call */
+		static uint64_t dq_h[RING];
+		static size_t dq_p[RING];
 		const size_t mask = RING - 1;
 		size_t		head = 0,
 					len = 0;
