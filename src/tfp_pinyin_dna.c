@@ -267,19 +267,24 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 	else
 	{
 		/*
-		 * Winnowing with a monotone deque of (position, hash): the deque
-		 * holds the candidates for the minimum of the current run of hashes,
-		 * increasing in hash; the ring is as long as the run (wn).
+		 * Winnowing without a deque (whose pops are unpredictable branches):
+		 * the hashes are cut into blocks of wn; a run of wn consecutive
+		 * hashes ending at i is the tail of the previous block (its suffix
+		 * minima, sm) plus the head of the current one (the running prefix
+		 * minimum, pm), or exactly the current block.  Ties go to the
+		 * rightmost position everywhere (pm takes <=, sm keeps the later on
+		 * ==, and pm wins over sm on ==), as in the usual deque version.
 		 */
 		size_t		wn = 2 * step - 1;
 		size_t		nh = n - KGRAM + 1;
-#define RING 2048				/* power of 2, > 2 * TFP_DNA_MAX_WINDOW - 1 */
+#define BLOCK 2048				/* > 2 * TFP_DNA_MAX_WINDOW - 1 */
 		/* static: large for the stack; no state survives a call */
-		static uint64_t dq_h[RING];
-		static size_t dq_p[RING];
-		const size_t mask = RING - 1;
-		size_t		head = 0,
-					len = 0;
+		static uint64_t bh[BLOCK];	/* hashes of the current block */
+		static uint64_t smh[BLOCK];	/* suffix minima of the previous block */
+		static size_t smi[BLOCK];
+		uint64_t	pmh = 0;
+		size_t		pmi = 0,
+					off = 0;
 		size_t		last = (size_t) -1,
 					cs = (size_t) -1;
 		uint64_t	key = 0;
@@ -289,6 +294,7 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 		for (size_t i = 0; i < nh; i++)
 		{
 			uint64_t	h;
+			int			take;
 
 			if ((i & (TFP_PY_TICK - 1)) == TFP_PY_TICK - 1 && tfp_pinyin_tick)
 				tfp_pinyin_tick();
@@ -296,19 +302,18 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 			key = ((key << 5) | (uint64_t) (l[i + KGRAM - 1] & 31)) &
 				((UINT64_C(1) << (5 * KGRAM)) - 1);
 			h = (key * UINT64_C(0x9E3779B97F4A7C15)) >> 20;
-			/* drop candidates with a larger or equal hash (rightmost wins) */
-			while (len > 0 && dq_h[(head + len - 1) & mask] >= h)
-				len--;
-			dq_h[(head + len) & mask] = h;
-			dq_p[(head + len) & mask] = i;
-			len++;
-			/* drop the candidate that left the run */
-			if (dq_p[head] + wn <= i)
-				head = (head + 1) & mask, len--;
+			bh[off] = h;
+			take = (off == 0) | (h <= pmh);
+			pmh = take ? h : pmh;
+			pmi = take ? i : pmi;
 			if (i + 1 >= wn || i + 1 == nh)
 			{
-				size_t		a = dq_p[head];
+				size_t		a;
 
+				if (off == wn - 1 || i + 1 < wn)
+					a = pmi;	/* the run is the block (or all of a short text) */
+				else
+					a = smh[off + 1] < pmh ? smi[off + 1] : pmi;
 				if (a != last)
 				{
 					last = a;
@@ -319,6 +324,22 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 					}
 				}
 			}
+			if (off == wn - 1)
+			{
+				/* block complete: its suffix minima, for the next block */
+				smh[wn - 1] = bh[wn - 1];
+				smi[wn - 1] = i;
+				for (size_t j = wn - 1; j-- > 0;)
+				{
+					int			t = bh[j] < smh[j + 1];
+
+					smh[j] = t ? bh[j] : smh[j + 1];
+					smi[j] = t ? i - (wn - 1) + j : smi[j + 1];
+				}
+				off = 0;
+			}
+			else
+				off++;
 		}
 		if (nout == 0)
 		{
