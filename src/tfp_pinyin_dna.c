@@ -160,6 +160,15 @@ pack(const uint32_t *counts, const dna_thresholds *th)
 {
 	uint64_t	v = 0;
 
+	if ((th->levels & (th->levels - 1)) == 0)
+	{
+		/* 2, 4 or 8 levels: shifts instead of a chain of multiplications */
+		int			bits = th->levels == 2 ? 1 : th->levels == 4 ? 2 : 3;
+
+		for (int b = 0; b < TFP_DNA_BUCKETS; b++)
+			v = (v << bits) | th->digit[b][counts[b]];
+		return (int64_t) v;
+	}
 	for (int b = 0; b < TFP_DNA_BUCKETS; b++)
 		v = v * (uint64_t) th->levels + th->digit[b][counts[b]];
 	return (int64_t) v;
