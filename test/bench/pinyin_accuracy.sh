@@ -5,6 +5,8 @@
 # Builds the set with tools/make_pinyin_accuracy.py from test/data/pool_zh.txt
 # (POOL=FILE to use another pool; needs python3 and Debian's opencc), loads
 # it into a throwaway cluster and runs test/bench/pinyin_accuracy.sql.
+# MINHASH_EXPR="minhash(body, 128)" (default) says how minhash is called
+# when the extension has it (after merging the minhash branch).
 set -euo pipefail
 TFP_EXTRA_PACKAGES="${TFP_EXTRA_PACKAGES:-} opencc python3"
 . "$(dirname "$0")/../lib/common.sh"
@@ -16,4 +18,4 @@ tfp_setup_cluster
 tfp_psql -c 'CREATE EXTENSION textfp'
 tfp_psql -c 'CREATE TABLE acc_docs (id int PRIMARY KEY, orig_id int, kind text, body text)'
 tfp_psql -c "\\copy acc_docs FROM '$out/pinyin_accuracy.tsv'"
-tfp_psql -f "$TFP_ROOT/test/bench/pinyin_accuracy.sql"
+tfp_psql ${MINHASH_EXPR:+-v "MINHASH_EXPR=$MINHASH_EXPR"} -f "$TFP_ROOT/test/bench/pinyin_accuracy.sql"

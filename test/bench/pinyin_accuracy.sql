@@ -21,11 +21,21 @@ SELECT id, orig_id, kind,
        pinyin_dna(body, 32, 50, 8) AS dna32_l8,
        simhash(body) AS sh
 FROM acc_docs;
-SELECT to_regprocedure('minhash(text,int4,int4,int4,boolean,boolean,boolean)') IS NOT NULL
-   AND to_regprocedure('minhash_jaccard(minhash,minhash)') IS NOT NULL AS have_minhash \gset
+-- minhash (issue 4, another branch): used when the extension has it;
+-- MINHASH_EXPR (psql variable, default minhash(body, 128)) says how to call it
+SELECT EXISTS (SELECT FROM pg_proc WHERE proname = 'minhash')
+   AND EXISTS (SELECT FROM pg_proc WHERE proname = 'minhash_jaccard') AS have_minhash \gset
+\if :{?MINHASH_EXPR}
+\else
+\set MINHASH_EXPR 'minhash(body, 128)'
+\endif
 \if :have_minhash
+\echo using :MINHASH_EXPR
+CREATE TEMP TABLE mh AS SELECT id, :MINHASH_EXPR AS mh FROM acc_docs;
 ALTER TABLE fp ADD COLUMN mh minhash;
-UPDATE fp SET mh = minhash(d.body, 128) FROM acc_docs d WHERE d.id = fp.id;
+UPDATE fp SET mh = m.mh FROM mh m WHERE m.id = fp.id;
+\else
+\echo minhash not in this build: compared with simhash only
 \endif
 ANALYZE fp;
 SELECT kind, count(*) AS docs, round(avg(cardinality(dna64)), 1) AS avg_windows64,
@@ -51,7 +61,7 @@ FROM fp q, fp o,
 WHERE o.kind = 'original' AND o.id <> q.id;
 \if :have_minhash
 INSERT INTO scores
-SELECT 'minhash k128', q.id, o.id, o.id = q.orig_id AND q.kind <> 'original', q.kind,
+SELECT 'minhash', q.id, o.id, o.id = q.orig_id AND q.kind <> 'original', q.kind,
        minhash_jaccard(q.mh, o.mh)
 FROM fp q, fp o WHERE o.kind = 'original' AND o.id <> q.id;
 \endif
