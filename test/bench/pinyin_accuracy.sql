@@ -131,3 +131,13 @@ FROM generate_series(1, 4) m,
               FROM fp q JOIN fp o ON o.kind = 'original' AND o.id <> q.id
                                AND o.dna32 %& pinyin_dna_query(q.dna32, m)) s
 GROUP BY m ORDER BY m;
+
+\echo
+\echo == margin: mean similarity of copies to their original, and the highest
+\echo == similarity of any unrelated pair (scores as used above: simhash = -Hamming)
+SELECT method, kind, round(avg(score)::numeric, 3) AS mean_copy_score
+FROM scores WHERE relevant GROUP BY method, kind ORDER BY kind, method
+\crosstabview kind method mean_copy_score
+SELECT method, round(max(score)::numeric, 3) AS max_unrelated_score,
+       round((percentile_cont(0.999) WITHIN GROUP (ORDER BY score))::numeric, 3) AS p999_unrelated
+FROM scores WHERE NOT relevant AND kind = 'original' GROUP BY method ORDER BY method;
