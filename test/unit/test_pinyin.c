@@ -104,6 +104,16 @@ main(void)
 	check_letters("Hello 世界 ok", "sj");
 	check_letters("", "");
 	{
+		/* letters = initials without spaces, on Han-only text */
+		const char *t = "银行行长会计重新长大还是重庆音乐角色便宜厦门标识校验粘贴命令行运行数据调试解调器系统体系上一行";
+		char		a[512],
+					b[512];
+		size_t		n = tfp_pinyin_letters(t, strlen(t), a),
+					m = tfp_pinyin_text(t, strlen(t), TFP_PY_INITIALS, b);
+
+		ok(n == m && memcmp(a, b, n) == 0, "letters agree with pinyin_initials");
+	}
+	{
 		tfp_dna_opts o = {64, 50, 4, 1};
 
 		ok(tfp_dna_check(&o) == NULL, "default options valid");
