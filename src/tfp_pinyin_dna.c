@@ -232,17 +232,6 @@ cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static inline uint64_t
-mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= UINT64_C(0xff51afd7ed558ccd);
-	x ^= x >> 33;
-	x *= UINT64_C(0xc4ceb9fe1a85ec53);
-	x ^= x >> 33;
-	return x;
-}
-
 size_t
 tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 {
