@@ -9,6 +9,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "port/pg_bitutils.h"
 
 #include "tfp_core.h"
 
@@ -23,11 +24,20 @@ typedef uint64 simhash;
 #define PG_GETARG_SIMHASH(n)	DatumGetSimhash(PG_GETARG_DATUM(n))
 #define PG_RETURN_SIMHASH(x)	return SimhashGetDatum(x)
 
-/* Hamming distance, with the hardware popcount where the CPU has one. */
+/*
+ * Hamming distance, with the hardware popcount where the CPU has one:
+ * PostgreSQL's pg_popcount64 picks the POPCNT instruction at run time (CPUID)
+ * on x86-64 and uses the compiler's builtin elsewhere.  A build with
+ * -mpopcnt (or -march=x86-64-v2) inlines the instruction instead.
+ */
 static inline int
 simhash_hamming(simhash a, simhash b)
 {
-	return tfp_hamming64(a, b);
+#if defined(__POPCNT__)
+	return __builtin_popcountll(a ^ b);
+#else
+	return pg_popcount64(a ^ b);
+#endif
 }
 
 /*

@@ -113,7 +113,7 @@ extern int	tfp_utf8_encode(uint32_t cp, unsigned char *out);
 typedef struct tfp_simhash_acc
 {
 	uint64_t	lanes[8];		/* byte counters: lanes[j] byte i = bit 8j+i */
-	uint32_t	pending;		/* additions held in lanes (< 255) */
+	uint32_t	pending;		/* bound on the largest byte counter (<= 255) */
 	uint64_t	total;			/* features added */
 	uint64_t	tie;			/* T: sum of tfp_fmix64(h) */
 	uint64_t	ones[64];		/* flushed counts of 1 bits per position */

@@ -275,8 +275,15 @@ han_close_unit(extractor *x)
 	x->run_len++;
 	if (x->run_len >= (uint64_t) x->o->ngram)
 	{
+		const unit *a = &x->ring[(last - 1) & (RING - 1)];
+		const unit *b = &x->ring[last & (RING - 1)];
+
 		x->nhan++;
-		emit(x, han_gram_hash(x, last, x->o->ngram));
+		/* the default bigram of two plain characters, inline */
+		if (x->o->ngram == 2 && a->n == 1 && b->n == 1)
+			emit(x, xxh3_pair(a->cp[0], b->cp[0]));
+		else
+			emit(x, han_gram_hash(x, last, x->o->ngram));
 	}
 }
 
@@ -426,8 +433,9 @@ feed(extractor *x, uint32_t cp, int cls)
 	}
 }
 
-/* Class and case fold of ASCII, the fast path. */
-static const unsigned char ascii_word[128] = {
+/* Class of bytes, the fast path: 1 for ASCII letters and digits; 0 for
+ * everything else, bytes >= 0x80 included. */
+static const unsigned char ascii_word[256] = {
 	['0'] = 1,['1'] = 1,['2'] = 1,['3'] = 1,['4'] = 1,
 	['5'] = 1,['6'] = 1,['7'] = 1,['8'] = 1,['9'] = 1,
 	['A'] = 1,['B'] = 1,['C'] = 1,['D'] = 1,['E'] = 1,['F'] = 1,['G'] = 1,
@@ -438,6 +446,18 @@ static const unsigned char ascii_word[128] = {
 	['h'] = 1,['i'] = 1,['j'] = 1,['k'] = 1,['l'] = 1,['m'] = 1,['n'] = 1,
 	['o'] = 1,['p'] = 1,['q'] = 1,['r'] = 1,['s'] = 1,['t'] = 1,['u'] = 1,
 	['v'] = 1,['w'] = 1,['x'] = 1,['y'] = 1,['z'] = 1,
+};
+
+/* ASCII lower-casing table (bytes >= 0x80 are never looked up) */
+static const unsigned char ascii_lower[128] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+	32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+	48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+	64, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o',
+	'p', 'q', 'r', 's', 't', 'u', 'v', 'w', 'x', 'y', 'z', 91, 92, 93, 94, 95,
+	96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+	112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
 };
 
 uint64_t
@@ -479,25 +499,46 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 
 		if (c < 0x80)
 		{
-			/* ASCII fast path: letters and digits extend a word */
-			pos++;
 			if (ascii_word[c])
 			{
+				/* ASCII fast path: a run of letters and digits extends a word */
+				size_t		end = pos + 1;
+				size_t		n;
+
+				while (end < len && ascii_word[s[end]])
+					end++;		/* ascii_word[] is 0 for bytes >= 0x80 */
 				if (x->run_len || x->han_open)
 					han_end_run(x);
-				if (fold_case && c >= 'A' && c <= 'Z')
-					c += 'a' - 'A';
-				/* inline the common case of word_add */
-				if (!x->streaming && x->wlen < WORD_BUF)
+				n = end - pos;
+				if (!x->streaming && x->wlen + n <= WORD_BUF)
 				{
-					x->wbuf[x->wlen++] = c;
+					unsigned char *w = x->wbuf + x->wlen;
+					size_t		i;
+
+					if (fold_case)
+						for (i = 0; i < n; i++)
+							w[i] = ascii_lower[s[pos + i]];
+					else
+						memcpy(w, s + pos, n);
+					x->wlen += n;
 					x->in_word = 1;
 				}
 				else
-					word_add(x, &c, 1);
+				{
+					size_t		i;
+
+					for (i = 0; i < n; i++)
+					{
+						unsigned char b = fold_case ? ascii_lower[s[pos + i]] : s[pos + i];
+
+						word_add(x, &b, 1);
+					}
+				}
+				pos = end;
 			}
 			else
 			{
+				pos++;
 				word_end(x);
 				if (x->run_len || x->han_open)
 					han_end_run(x);

@@ -5,8 +5,9 @@
  * 2 * ones[i] > total: only the count of 1 bits per position is needed.
  * Those counts are kept as bytes packed eight to a 64-bit word (SWAR): for
  * each byte b of a hash, spread[b] has byte i equal to bit i of b, and one
- * 64-bit add updates eight counters.  No counter exceeds 255 because the
- * bytes are flushed into ones[] every 255 additions.  Ties (2 * ones[i] =
+ * 64-bit add updates eight counters; blocks of 16 hashes are first reduced
+ * by a carry-save adder network (see tfp_simhash_add).  No counter exceeds
+ * 255: the bytes are flushed into ones[] before they could.  Ties (2 * ones[i] =
  * total) take bit i of the tie-breaker T (tfp_core.h).
  */
 #include <string.h>
@@ -49,26 +50,94 @@ flush(tfp_simhash_acc *acc)
 	acc->pending = 0;
 }
 
+/* full adder on words: (hi, lo) = a + b + c, bitwise; half adder: a + b */
+#define CSA(hi, lo, a, b, c) \
+	do { \
+		uint64_t	u_ = (a) ^ (b); \
+		(hi) = ((a) & (b)) | (u_ & (c)); \
+		(lo) = u_ ^ (c); \
+	} while (0)
+#define HA(hi, lo, a, b) \
+	do { \
+		uint64_t	a_ = (a), b_ = (b); \
+		(hi) = a_ & b_; \
+		(lo) = a_ ^ b_; \
+	} while (0)
+
+/* add one 64-bit word, counted `times` times (1..16), to the byte counters */
+static inline void
+add_lanes(tfp_simhash_acc *acc, uint64_t h, uint64_t times)
+{
+	acc->lanes[0] += times * spread[h & 0xFF];
+	acc->lanes[1] += times * spread[(h >> 8) & 0xFF];
+	acc->lanes[2] += times * spread[(h >> 16) & 0xFF];
+	acc->lanes[3] += times * spread[(h >> 24) & 0xFF];
+	acc->lanes[4] += times * spread[(h >> 32) & 0xFF];
+	acc->lanes[5] += times * spread[(h >> 40) & 0xFF];
+	acc->lanes[6] += times * spread[(h >> 48) & 0xFF];
+	acc->lanes[7] += times * spread[h >> 56];
+}
+
+/*
+ * Add n hashes.  Blocks of 16 go through a carry-save adder network
+ * (Harley-Seal): 11 full and 4 half adders on whole words turn 16 words of
+ * weight 1 into five words of weight 1, 2, 4, 8 and 16 whose weighted sum,
+ * position by position, is the number of 1 bits among the 16; only those
+ * five are added to the byte counters.  `pending` bounds the largest byte
+ * counter (a block adds at most 31, a single hash 1), and the counters are
+ * flushed before it could pass 255.
+ */
 void
 tfp_simhash_add(tfp_simhash_acc *acc, const uint64_t *hashes, size_t n)
 {
 	size_t		k;
 
 	for (k = 0; k < n; k++)
-	{
-		uint64_t	h = hashes[k];
+		acc->tie += tfp_fmix64(hashes[k]);
 
-		acc->tie += tfp_fmix64(h);
-		acc->lanes[0] += spread[h & 0xFF];
-		acc->lanes[1] += spread[(h >> 8) & 0xFF];
-		acc->lanes[2] += spread[(h >> 16) & 0xFF];
-		acc->lanes[3] += spread[(h >> 24) & 0xFF];
-		acc->lanes[4] += spread[(h >> 32) & 0xFF];
-		acc->lanes[5] += spread[(h >> 40) & 0xFF];
-		acc->lanes[6] += spread[(h >> 48) & 0xFF];
-		acc->lanes[7] += spread[h >> 56];
-		if (++acc->pending == FLUSH_EVERY)
+	for (k = 0; k + 16 <= n; k += 16)
+	{
+		const uint64_t *h = hashes + k;
+		uint64_t	a1c, a1s, a2c, a2s, a3c, a3s, a4c, a4s, a5c, a5s;
+		uint64_t	b1c, b1s, b2c, b2s, c1c, c1s, c2c, c2s, c3c, c3s;
+		uint64_t	e1c, e1s, cy2, cy4, cy8;
+		uint64_t	ones, twos, fours, eights, sixteens;
+
+		/* weight 1: h0..h15 */
+		CSA(a1c, a1s, h[0], h[1], h[2]);
+		CSA(a2c, a2s, h[3], h[4], h[5]);
+		CSA(a3c, a3s, h[6], h[7], h[8]);
+		CSA(a4c, a4s, h[9], h[10], h[11]);
+		CSA(a5c, a5s, h[12], h[13], h[14]);
+		CSA(b1c, b1s, a1s, a2s, a3s);
+		CSA(b2c, b2s, a4s, a5s, h[15]);
+		HA(cy2, ones, b1s, b2s);
+		/* weight 2: a1c..a5c, b1c, b2c, cy2 */
+		CSA(c1c, c1s, a1c, a2c, a3c);
+		CSA(c2c, c2s, a4c, a5c, b1c);
+		CSA(c3c, c3s, b2c, cy2, c1s);
+		HA(cy4, twos, c2s, c3s);
+		/* weight 4: c1c, c2c, c3c, cy4 */
+		CSA(e1c, e1s, c1c, c2c, c3c);
+		HA(cy8, fours, e1s, cy4);
+		/* weight 8: e1c, cy8 */
+		HA(sixteens, eights, e1c, cy8);
+
+		if (acc->pending + 31 > FLUSH_EVERY)
 			flush(acc);
+		add_lanes(acc, ones, 1);
+		add_lanes(acc, twos, 2);
+		add_lanes(acc, fours, 4);
+		add_lanes(acc, eights, 8);
+		add_lanes(acc, sixteens, 16);
+		acc->pending += 31;
+	}
+	for (; k < n; k++)
+	{
+		if (acc->pending + 1 > FLUSH_EVERY)
+			flush(acc);
+		add_lanes(acc, hashes[k], 1);
+		acc->pending += 1;
 	}
 	acc->total += n;
 }

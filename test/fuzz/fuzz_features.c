@@ -1,0 +1,80 @@
+/*
+ * fuzz_features.c -- libFuzzer target for the feature extractor and the
+ * SimHash accumulator: arbitrary bytes (any UTF-8 validity) and options must
+ * never crash, read out of bounds or overflow, and the result must not depend
+ * on how the features were batched.
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
+ *       test/fuzz/fuzz_features.c src/tfp_features.c src/tfp_simhash.c \
+ *       src/tfp_simhash_ref.c src/tfp_unicode.c src/tfp_unicode_data.c -o /tmp/fuzz_features
+ *   /tmp/fuzz_features -max_total_time=60
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tfp_core.h"
+
+typedef struct
+{
+	tfp_simhash_acc acc;
+	uint64_t	n;
+} ctx;
+
+static void
+sink(void *arg, const uint64_t *h, size_t n)
+{
+	ctx		   *c = arg;
+	size_t		k;
+
+	/* add one by one: must equal adding the whole batch */
+	for (k = 0; k < n; k++)
+		tfp_simhash_add(&c->acc, h + k, 1);
+	c->n += n;
+}
+
+static void
+sink_batch(void *arg, const uint64_t *h, size_t n)
+{
+	ctx		   *c = arg;
+
+	tfp_simhash_add(&c->acc, h, n);
+	c->n += n;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	tfp_feature_opts o;
+	ctx			a,
+				b;
+	uint64_t	nhan_a,
+				nhan_b,
+				na,
+				nb;
+
+	if (size < 3)
+		return 0;
+	o.ngram = 1 + data[0] % TFP_MAX_NGRAM;
+	o.shingle = 1 + data[1] % TFP_MAX_SHINGLE;
+	o.fold = data[2] & 7;
+	data += 3;
+	size -= 3;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	tfp_simhash_init(&a.acc);
+	tfp_simhash_init(&b.acc);
+	na = tfp_extract_features_counted((const char *) data, size, &o, sink, &a, &nhan_a);
+	nb = tfp_extract_features_counted((const char *) data, size, &o, sink_batch, &b, &nhan_b);
+	if (na != nb || na != a.n || nhan_a != nhan_b || nhan_a > na)
+		abort();
+	if (tfp_simhash_finish_centered(&a.acc, nhan_a, o.ngram, o.shingle) !=
+		tfp_simhash_finish_centered(&b.acc, nhan_b, o.ngram, o.shingle))
+		abort();
+	/* no more features than code points: each ends at a distinct one, plus
+	 * at most one short-run or short-shingle feature */
+	if (na > size + 1)
+		abort();
+	return 0;
+}
