@@ -10,6 +10,14 @@
 
 PG_MODULE_MAGIC;
 
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	textfp_minhash_init();
+}
+
 const char *
 textfp_text_utf8(text *t, size_t *len)
 {
