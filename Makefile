@@ -27,6 +27,11 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS does not track header dependencies: rebuild every object when a header
+# or the generated data file (included by tfp_unicode.c for its table
+# geometry) changes.
+$(OBJS): $(wildcard src/*.h) src/tfp_unicode_data.c
+
 $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 	cat $^ > $@
 

@@ -5,6 +5,7 @@
 
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "utils/guc.h"
 
 #include "textfp.h"
 
@@ -15,7 +16,15 @@ void		_PG_init(void);
 void
 _PG_init(void)
 {
+	textfp_minhash_init();
 	textfp_hamming_init();
+
+	/* every setting is defined above: reject misspelt textfp.* names */
+#if PG_VERSION_NUM >= 150000
+	MarkGUCPrefixReserved("textfp");
+#else
+	EmitWarningsOnPlaceholders("textfp");
+#endif
 }
 
 const char *

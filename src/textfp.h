@@ -54,6 +54,9 @@ extern void textfp_feature_opts(tfp_feature_opts *o, int32 ngram, int32 shingle,
 /* A feature sink that checks for interrupts, for long texts. */
 extern void textfp_interrupt_tick(void);
 
+/* Module initialisation of the MinHash code (GUCs), from _PG_init. */
+extern void textfp_minhash_init(void);
+
 /* module initialisation of the Hamming-radius search (simhash_planner.c) */
 extern void textfp_hamming_init(void);
 

@@ -77,6 +77,17 @@ PINYIN_FIELDS = ('kMandarin', 'kHanyuPinlu', 'kXHC1983', 'kHanyuPinyin',
 # Diacritics removed from pinyin readings (after canonical decomposition):
 # tone marks (macron, acute, caron, grave) and the circumflex of "ê".
 # U+0308 (diaeresis, as in "ü") is written "v".
+# Code points with no reading in PINYIN_FIELDS borrow the reading of a variant
+# that has one (variants of a character are, by Unihan's definition, the same
+# morpheme written differently, so they are read the same in nearly all
+# cases), in this order of preference; then compatibility ideographs take the
+# reading of their canonical decomposition.  Breadth first: a character gets
+# the reading of its nearest variant with a reading (ties broken by field
+# order, then code point).
+PINYIN_VARIANT_FIELDS = ('kTraditionalVariant', 'kSimplifiedVariant',
+                         'kZVariant', 'kSemanticVariant',
+                         'kSpecializedSemanticVariant')
+
 PINYIN_STRIP = frozenset([0x0300, 0x0301, 0x0302, 0x0304, 0x030C])
 PINYIN_UMLAUT = 0x0308
 
@@ -248,7 +259,8 @@ def load(ucd):
                 out[field][int(cp[2:], 16)] = value.strip()
         return out
 
-    variants = unihan('Unihan_Variants.txt', ['kSimplifiedVariant'])
+    variants = unihan('Unihan_Variants.txt',
+                      ['kSimplifiedVariant'] + list(PINYIN_VARIANT_FIELDS))
     simp = {}
     for cp, value in variants['kSimplifiedVariant'].items():
         for v in value.split():
@@ -265,7 +277,7 @@ def load(ucd):
 
     return dict(version=version, gc=gc, decomp=decomp, script=script, scx=scx,
                 ignorable=ignorable, casefold=casefold, simp=simp,
-                readings=readings)
+                readings=readings, variants=variants)
 
 
 # ---------------------------------------------------------------------------
@@ -509,6 +521,44 @@ def build_pinyin(u):
                 pinyin[cp] = toneless(first_reading(f, rd[f][cp]))
                 source[f] += 1
                 break
+
+    # variant fallback, breadth first over the variant graph
+    var = u['variants']
+    edges = {}
+    for f in PINYIN_VARIANT_FIELDS:
+        for cp, value in sorted(var[f].items()):
+            for v in value.split():
+                t = int(v.split('<')[0][2:], 16)
+                if t != cp:
+                    edges.setdefault(cp, []).append(t)
+                    edges.setdefault(t, [])
+    # reverse edges too (Unihan does not always list both directions);
+    # forward edges of a code point come before reverse ones
+    rev = {}
+    for cp in sorted(edges):
+        for t in edges[cp]:
+            rev.setdefault(t, []).append(cp)
+    source['variant'] = 0
+    frontier = sorted(pinyin)
+    while True:
+        new = {}
+        for cp in sorted(edges):
+            if cp in pinyin:
+                continue
+            for t in edges[cp] + rev.get(cp, []):
+                if t in pinyin:
+                    new[cp] = pinyin[t]
+                    break
+        if not new:
+            break
+        pinyin.update(new)
+        source['variant'] += len(new)
+    source['decomposition'] = 0
+    for cp, d in sorted(decomp.items()):
+        if (not d[0] and len(d[1]) == 1 and cp not in pinyin
+                and d[1][0] in pinyin):
+            pinyin[cp] = pinyin[d[1][0]]
+            source['decomposition'] += 1
     return pinyin, source
 
 

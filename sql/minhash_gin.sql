@@ -1,0 +1,100 @@
+-- minhash_lsh_ops: the LSH-banded GIN index for %, against sequential scans.
+-- Documents: 150 base texts of 60 words over a 3000-word vocabulary, each
+-- with 5 variants replacing 3%..60% of its words, so pairs cover the whole
+-- similarity range; plus texts without features.
+CREATE TABLE mhg_doc (id int PRIMARY KEY, base int, body text);
+INSERT INTO mhg_doc
+SELECT b * 10 + v, b,
+       (SELECT string_agg(CASE WHEN abs(hashint4(b * 1000 + i + 7919 * v)) % 100 < (ARRAY[0, 3, 10, 20, 35, 60])[v + 1]
+                               THEN 'x' || abs(hashint4(b * 1000 + i + 104729 * v)) % 3000
+                               ELSE 'w' || abs(hashint4(b * 1000 + i)) % 3000 END, ' ' ORDER BY i)
+          FROM generate_series(1, 60) i)
+FROM generate_series(1, 150) b, generate_series(0, 5) v;
+INSERT INTO mhg_doc VALUES (9001, -1, ''), (9002, -1, '!!!'), (9003, -1, '   ');
+CREATE TABLE mhg_sig AS SELECT id, base, minhash(body, 64) AS m64, minhash(body, 128) AS m128 FROM mhg_doc;
+SELECT count(*) AS docs, count(*) FILTER (WHERE minhash_is_empty(m64)) AS empty FROM mhg_sig;
+
+-- index vs. sequential scan for a set of queries and thresholds: returns the
+-- number of (query, threshold) cases, rows found by the scan, rows found by
+-- the index, rows the index returned that the scan did not (must be 0), and
+-- cases where the two differ.
+CREATE FUNCTION compare_scans(col text, thresholds float8[], nq int)
+RETURNS TABLE (cases int, seq_rows bigint, idx_rows bigint, idx_extra bigint, differ int)
+LANGUAGE plpgsql AS $$
+DECLARE
+	t float8;
+	q int;
+	s int[];
+	x int[];
+BEGIN
+	cases := 0; seq_rows := 0; idx_rows := 0; idx_extra := 0; differ := 0;
+	FOREACH t IN ARRAY thresholds LOOP
+		PERFORM set_config('textfp.minhash_threshold', t::text, true);
+		FOR q IN SELECT id FROM mhg_sig ORDER BY id LIMIT nq LOOP
+			SET LOCAL enable_seqscan = on; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_indexscan = off;
+			EXECUTE format('SELECT coalesce(array_agg(id ORDER BY id), ''{}'') FROM mhg_sig WHERE %I %% (SELECT %I FROM mhg_sig WHERE id = $1)', col, col)
+				INTO s USING q;
+			SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = on;
+			EXECUTE format('SELECT coalesce(array_agg(id ORDER BY id), ''{}'') FROM mhg_sig WHERE %I %% (SELECT %I FROM mhg_sig WHERE id = $1)', col, col)
+				INTO x USING q;
+			cases := cases + 1;
+			seq_rows := seq_rows + cardinality(s);
+			idx_rows := idx_rows + cardinality(x);
+			idx_extra := idx_extra + (SELECT count(*) FROM unnest(x) e WHERE e <> ALL (s));
+			IF s <> x THEN differ := differ + 1; END IF;
+		END LOOP;
+	END LOOP;
+	RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_indexscan;
+	RETURN NEXT;
+END $$;
+
+SET jit = off;  -- enable_seqscan = off makes plans "expensive" enough for JIT
+SHOW textfp.minhash_threshold;
+-- the index is used for %
+CREATE INDEX mhg_sig_m64_default ON mhg_sig USING gin (m64);
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM mhg_sig WHERE m64 % (SELECT m64 FROM mhg_sig WHERE id = 10);
+RESET enable_seqscan;
+
+-- rows = 1 (one band per value): exact at every threshold
+CREATE INDEX mhg_sig_m64_r1 ON mhg_sig USING gin (m64 minhash_lsh_ops (rows = 1));
+DROP INDEX mhg_sig_m64_default;
+SELECT * FROM compare_scans('m64', ARRAY[0.05, 0.2, 0.5, 0.8, 1.0], 60);
+DROP INDEX mhg_sig_m64_r1;
+
+-- default options (rows = 3, bands = k / 3 = 21 for k = 64): exact at and
+-- above t = (k - bands + 1) / k = 44/64 = 0.6875; approximate below, but
+-- never a wrong row
+CREATE INDEX mhg_sig_m64_default ON mhg_sig USING gin (m64);
+SELECT * FROM compare_scans('m64', ARRAY[0.6875, 0.75, 0.9, 1.0], 150);
+SELECT cases, idx_extra, seq_rows >= idx_rows AS subset, idx_rows > 0.9 * seq_rows AS most
+FROM compare_scans('m64', ARRAY[0.3, 0.5, 0.6], 150);
+
+-- k = 128, bands = 16 of rows = 8: exact from t = 113/128
+CREATE INDEX mhg_sig_m128 ON mhg_sig USING gin (m128 minhash_lsh_ops (bands = 16, rows = 8));
+SELECT * FROM compare_scans('m128', ARRAY[0.8828125, 0.95, 1.0], 150);
+SELECT cases, idx_extra, seq_rows >= idx_rows AS subset FROM compare_scans('m128', ARRAY[0.4, 0.7], 150);
+
+-- the similarity is returned per row; the exact Jaccard can recheck it
+SET textfp.minhash_threshold = 0.5;
+SELECT s.id, round(minhash_jaccard(s.m128, q.m128)::numeric, 3) AS est,
+       round(shingle_jaccard(d.body, qd.body)::numeric, 3) AS exact
+FROM mhg_sig s JOIN mhg_doc d USING (id), mhg_sig q JOIN mhg_doc qd USING (id)
+WHERE q.id = 20 AND s.m128 % q.m128 ORDER BY est DESC, s.id;
+
+-- empty texts: in no result, neither as query nor as row
+SET textfp.minhash_threshold = 0.01;
+SELECT count(*) FROM mhg_sig WHERE m64 % (SELECT m64 FROM mhg_sig WHERE id = 9001);
+SELECT count(*) FROM mhg_sig WHERE m64 % (SELECT m64 FROM mhg_sig WHERE id = 10) AND base = -1;
+SET textfp.minhash_threshold = 0;
+SELECT count(*) FROM mhg_sig WHERE m64 % (SELECT m64 FROM mhg_sig WHERE id = 9001);
+RESET textfp.minhash_threshold;
+
+-- bad options and signatures too short for the bands (22023)
+CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (rows = 0));
+CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (bands = 20, rows = 4));
+CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (rows = 65));
+SET textfp.minhash_threshold = 1.5;
+
+DROP FUNCTION compare_scans(text, float8[], int);
+DROP TABLE mhg_sig, mhg_doc;

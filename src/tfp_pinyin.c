@@ -1,0 +1,598 @@
+/*
+ * tfp_pinyin.c -- Chinese text to pinyin (see tfp_pinyin.h)
+ *
+ * Pure C99, no PostgreSQL headers.
+ *
+ * Readings come from tfp_pinyin() (Unihan kMandarin and fallbacks, generated
+ * by tools/gen_unicode.py); the polyphone phrase table of
+ * tfp_pinyin_phrases.c overrides them.  Phrases are keyed by the
+ * traditional->simplified fold (TFP_FOLD_HAN) of their characters and
+ * matched on the folded text, so one entry serves both scripts.  Only BMP
+ * characters start phrases.  Speed: a 64 KB table over the BMP (bmp_info)
+ * gives each code point's first letter and whether its fold starts /
+ * continues a phrase or has a one-character entry, and a Bloom filter of the
+ * phrases' first two characters (under every spelling) rejects most
+ * candidate phrase starts without folding anything; the full match (fold,
+ * binary search, longest entry) runs only when both pass.  The tables and
+ * the sorted phrase index are built on first use (about a millisecond).
+ * tfp_pinyin_letters() and tfp_pinyin_text(TFP_PY_INITIALS) give the same
+ * letters for Han text (checked on the whole Chinese pool).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tfp_pinyin.h"
+#include "tfp_unicode.h"
+
+void		(*tfp_pinyin_tick) (void) = NULL;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TFP_UNLIKELY(x) __builtin_expect((x) != 0, 0)
+#else
+#define TFP_UNLIKELY(x) (x)
+#endif
+
+/* ---------------------------------------------------------------- phrases */
+
+#define PHRASE_MAXLEN 4
+
+typedef struct py_phrase_src
+{
+	const char *text;			/* UTF-8 */
+	const char *readings;		/* toneless syllables, space-separated */
+} py_phrase_src;
+
+/* tfp_pinyin_phrases.c */
+extern const py_phrase_src tfp_pinyin_phrase_src[];
+extern const int tfp_pinyin_nphrases;
+
+typedef struct py_phrase
+{
+	uint32_t	key[PHRASE_MAXLEN];	/* folded code points, 0-padded */
+	int			len;
+	const char *readings;
+} py_phrase;
+
+#define MAX_PHRASES 1024
+static py_phrase phrases[MAX_PHRASES];
+static int	nphrases = -1;		/* -1: not built yet */
+/*
+ * BMP fast path, built with the phrase index: bmp_info[cp] is 0 if cp has no
+ * reading, else the first letter of its reading (1 = 'a' .. 26 = 'z') |
+ * INFO_START if its fold starts a phrase | INFO_CONT if its fold appears
+ * after the first character of a phrase.
+ */
+#define INFO_LETTER 0x1F
+#define INFO_START	0x80
+#define INFO_CONT	0x40
+#define INFO_SINGLE	0x20		/* a one-character entry overrides it */
+static uint8_t bmp_info[0x10000];
+
+/*
+ * Bloom filter of the pairs (first, second character) of the phrases, on
+ * the code points as written (every traditional/simplified spelling of the
+ * pair is inserted): most candidate phrase starts are rejected here without
+ * folding anything.
+ */
+#define PAIR_BITS 17
+static uint8_t pair_bloom[(1 << PAIR_BITS) / 8];
+
+static inline uint32_t
+pair_hash(uint32_t a, uint32_t b)
+{
+	return ((a * 0x9E3779B1u) ^ (b * 0x85EBCA77u)) >> (32 - PAIR_BITS);
+}
+
+static inline int
+pair_maybe(uint32_t a, uint32_t b)
+{
+	uint32_t	h = pair_hash(a, b);
+
+	return (pair_bloom[h >> 3] >> (h & 7)) & 1;
+}
+
+static inline uint32_t
+utf8_next(const uint8_t **pp, const uint8_t *end)
+{
+	const uint8_t *p = *pp;
+	uint32_t	c = *p++;
+	int			n;
+	uint32_t	min;
+
+	if (c < 0x80)
+	{
+		*pp = p;
+		return c;
+	}
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 1, c &= 0x1F, min = 0x80;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 2, c &= 0x0F, min = 0x800;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 3, c &= 0x07, min = 0x10000;
+	else
+	{
+		*pp = p;
+		return 0xFFFD;
+	}
+	if (end - p < n)
+	{
+		*pp = end;
+		return 0xFFFD;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		if ((p[i] & 0xC0) != 0x80)
+		{
+			*pp = p + i;
+			return 0xFFFD;
+		}
+		c = (c << 6) | (p[i] & 0x3F);
+	}
+	*pp = p + n;
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0xFFFD;
+	return c;
+}
+
+/* traditional -> simplified fold of one code point (itself if none) */
+static inline uint32_t
+fold_han(uint32_t cp)
+{
+	uint32_t	out[TFP_FOLD_MAX];
+
+	if (tfp_cp_fold(cp, TFP_FOLD_HAN, out) == 1)
+		return out[0];
+	return cp;
+}
+
+/* reading of a code point, NULL if it has none */
+static const char *
+reading_slow(uint32_t cp)
+{
+	const char *r;
+
+	if (cp < 0x2E80)
+		return NULL;
+	r = tfp_pinyin(cp);
+	if (r == NULL)
+	{
+		uint32_t	f = fold_han(cp);
+
+		if (f != cp)
+			r = tfp_pinyin(f);
+	}
+	return r;
+}
+
+static int
+phrase_cmp(const void *a, const void *b)
+{
+	const py_phrase *x = a,
+			   *y = b;
+
+	for (int i = 0; i < PHRASE_MAXLEN; i++)
+		if (x->key[i] != y->key[i])
+			return x->key[i] < y->key[i] ? -1 : 1;
+	return 0;
+}
+
+static void
+build_phrases(void)
+{
+	int			n = 0;
+
+	for (int i = 0; i < tfp_pinyin_nphrases && n < MAX_PHRASES; i++)
+	{
+		const uint8_t *p = (const uint8_t *) tfp_pinyin_phrase_src[i].text;
+		const uint8_t *end = p + strlen((const char *) p);
+		py_phrase  *ph = &phrases[n];
+
+		memset(ph, 0, sizeof(*ph));
+		while (p < end && ph->len < PHRASE_MAXLEN)
+			ph->key[ph->len++] = fold_han(utf8_next(&p, end));
+		ph->readings = tfp_pinyin_phrase_src[i].readings;
+		if (ph->len >= 1 && ph->key[0] < 0x10000)
+			n++;
+	}
+	qsort(phrases, n, sizeof(py_phrase), phrase_cmp);
+	memset(bmp_info, 0, sizeof(bmp_info));
+	{
+		/* folded characters at the start of / inside phrases */
+		static uint32_t alt_cp[4096],
+					alt_f[4096];
+		int			nalt;
+		static uint8_t first[0x10000 / 8],
+					later[0x10000 / 8],
+					single[0x10000 / 8];
+
+		memset(first, 0, sizeof(first));
+		memset(later, 0, sizeof(later));
+		for (int i = 0; i < n; i++)
+			for (int k = 0; k < phrases[i].len; k++)
+			{
+				uint32_t	c = phrases[i].key[k];
+
+				if (c < 0x10000)
+					(k == 0 ? first : later)[c >> 3] |= (uint8_t) (1u << (c & 7));
+			}
+
+		memset(single, 0, sizeof(single));
+		for (int i = 0; i < n; i++)
+			if (phrases[i].len == 1 && phrases[i].key[0] < 0x10000)
+				single[phrases[i].key[0] >> 3] |= (uint8_t) (1u << (phrases[i].key[0] & 7));
+		for (uint32_t cp = 0x2E80; cp < 0x10000; cp++)
+		{
+			const char *r = reading_slow(cp);
+			uint32_t	f;
+
+			if (r == NULL)
+				continue;
+			bmp_info[cp] = (uint8_t) (r[0] - 'a' + 1);
+			f = fold_han(cp);
+			if (f < 0x10000 && (first[f >> 3] >> (f & 7)) & 1)
+				bmp_info[cp] |= INFO_START;
+			if (f < 0x10000 && (later[f >> 3] >> (f & 7)) & 1)
+				bmp_info[cp] |= INFO_CONT;
+			if (f < 0x10000 && (single[f >> 3] >> (f & 7)) & 1)
+				bmp_info[cp] |= INFO_SINGLE;
+		}
+
+		/*
+		 * Pairs: each phrase's first two characters under all spellings
+		 * (the characters themselves and every BMP code point folding to
+		 * them).
+		 */
+		/* other spellings of the characters of the phrases */
+		nalt = 0;
+		memset(pair_bloom, 0, sizeof(pair_bloom));
+
+		for (uint32_t cp = 0x2E80; cp < 0x10000 && nalt < 4096; cp++)
+		{
+			uint32_t	f;
+
+			if (!(bmp_info[cp] & (INFO_START | INFO_CONT)))
+				continue;
+			f = fold_han(cp);
+			if (f != cp)
+			{
+				alt_cp[nalt] = cp;
+				alt_f[nalt++] = f;
+			}
+		}
+		for (int i = 0; i < n; i++)
+		{
+			uint32_t	a[8],
+						b[8];
+			int			na = 0,
+						nb = 0;
+
+			if (phrases[i].len < 2)
+				continue;
+			a[na++] = phrases[i].key[0];
+			b[nb++] = phrases[i].key[1];
+			for (int j = 0; j < nalt; j++)
+			{
+				if (alt_f[j] == phrases[i].key[0] && na < 8)
+					a[na++] = alt_cp[j];
+				if (alt_f[j] == phrases[i].key[1] && nb < 8)
+					b[nb++] = alt_cp[j];
+			}
+			for (int x = 0; x < na; x++)
+				for (int y = 0; y < nb; y++)
+				{
+					uint32_t	h = pair_hash(a[x], b[y]);
+
+					pair_bloom[h >> 3] |= (uint8_t) (1u << (h & 7));
+				}
+		}
+	}
+	nphrases = n;
+}
+
+static inline int
+may_start_phrase(uint32_t cp)
+{
+	if (nphrases < 0)
+		build_phrases();
+	return cp < 0x10000 && (bmp_info[cp] & INFO_START);
+}
+
+/*
+ * The longest phrase starting with code point cp (its next characters begin
+ * at p), or NULL; *after receives the end of the phrase's last character.
+ */
+static const py_phrase *
+phrase_match(uint32_t cp, const uint8_t *p, const uint8_t *end,
+			 const uint8_t **after)
+{
+	uint32_t	key[PHRASE_MAXLEN];
+	const uint8_t *ends[PHRASE_MAXLEN];
+	int			k = 1,
+				lo = 0,
+				hi = nphrases;
+	const py_phrase *best = NULL;
+
+	key[0] = fold_han(cp);
+	ends[0] = p;
+	while (k < PHRASE_MAXLEN && p < end)
+	{
+		uint32_t	c = utf8_next(&p, end);
+
+		/* no phrase goes on with this character: stop decoding */
+		if (c < 0x10000 && !(bmp_info[c] & INFO_CONT))
+			break;
+		if (k == 1 && !pair_maybe(cp, c))
+			break;
+		key[k] = fold_han(c);
+		ends[k] = p;
+		k++;
+	}
+	/* only the first character: only a one-character entry can match */
+	if (k == 1 && cp < 0x10000 && !(bmp_info[cp] & INFO_SINGLE))
+		return NULL;
+	/* first entry with this first character */
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (phrases[mid].key[0] < key[0])
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < nphrases && phrases[lo].key[0] == key[0]; lo++)
+	{
+		const py_phrase *ph = &phrases[lo];
+		int			i;
+
+		if (ph->len > k || (best && ph->len <= best->len))
+			continue;
+		for (i = 1; i < ph->len && ph->key[i] == key[i]; i++)
+			;
+		if (i == ph->len)
+			best = ph;
+	}
+	if (best)
+		*after = ends[best->len - 1];
+	return best;
+}
+
+/* reading of a code point, NULL if it has none */
+static inline const char *
+reading(uint32_t cp)
+{
+	if (cp < 0x10000)
+	{
+		if (nphrases < 0)
+			build_phrases();
+		if (bmp_info[cp] == 0)
+			return NULL;
+	}
+	return reading_slow(cp);
+}
+
+/* ---------------------------------------------------------------- letters */
+
+/*
+ * Whether the character at p (after cp) may continue a phrase starting with
+ * cp: false means no phrase of two or more characters matches here.
+ */
+static inline int
+next_pair_maybe(uint32_t cp, const uint8_t *p, const uint8_t *end)
+{
+	uint32_t	c;
+
+	if (end - p >= 3 && (p[0] & 0xF0) == 0xE0)
+	{
+		/* (a malformed sequence gives some BMP value: only a filter) */
+		c = ((uint32_t) (p[0] & 0x0F) << 12) |
+			((uint32_t) (p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+		return (bmp_info[c] & INFO_CONT) && pair_maybe(cp, c);
+	}
+	if (p >= end)
+		return 0;
+	c = utf8_next(&p, end);
+	return c < 0x10000 && (bmp_info[c] & INFO_CONT) && pair_maybe(cp, c);
+}
+
+size_t
+tfp_pinyin_letters(const char *s, size_t len, char *out)
+{
+	const uint8_t *p = (const uint8_t *) s;
+	const uint8_t *end = p + len;
+	size_t		n = 0;
+
+	if (nphrases < 0)
+		build_phrases();
+	while (p < end)
+	{
+		uint32_t	cp;
+		unsigned	info;
+		const char *r;
+
+		if (*p < 0x80)
+		{
+			p++;
+			continue;
+		}
+		/* fast path: a well-formed 3-byte sequence (all BMP Han) */
+		if ((p[0] & 0xF0) == 0xE0 && end - p >= 3 &&
+			(p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
+			(p[0] != 0xE0 || p[1] >= 0xA0) && (p[0] != 0xED || p[1] < 0xA0))
+		{
+			cp = ((uint32_t) (p[0] & 0x0F) << 12) |
+				((uint32_t) (p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+			p += 3;
+		}
+		else
+			cp = utf8_next(&p, end);
+		if (cp < 0x10000)
+		{
+			info = bmp_info[cp];
+			if (TFP_UNLIKELY(info & INFO_START) &&
+				((info & INFO_SINGLE) || next_pair_maybe(cp, p, end)))
+			{
+				const uint8_t *after;
+				const py_phrase *ph = phrase_match(cp, p, end, &after);
+
+				if (ph)
+				{
+					const char *q = ph->readings;
+
+					out[n++] = *q;
+					while ((q = strchr(q, ' ')) != NULL)
+						out[n++] = *++q;
+					p = after;
+					continue;
+				}
+			}
+			/* branch-free: info 0 (no reading) writes a byte but keeps n */
+			out[n] = (char) ('a' - 1 + (info & INFO_LETTER));
+			n += (info != 0);
+			continue;
+		}
+		/* supplementary planes: no phrase starts there */
+		r = reading_slow(cp);
+		if (r != NULL)
+			out[n++] = r[0];
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------- text */
+
+typedef struct py_writer
+{
+	char	   *out;			/* NULL: only count */
+	size_t		n;
+	int			state;			/* 0: between tokens, 1: in a Han run, 2: in
+								 * a word */
+	uint32_t	last;			/* last code point written in a word */
+} py_writer;
+
+static inline void
+put(py_writer *w, const char *s, size_t len)
+{
+	if (w->out)
+		memcpy(w->out + w->n, s, len);
+	w->n += len;
+}
+
+static inline void
+put_cp(py_writer *w, uint32_t c)
+{
+	char		b[4];
+	size_t		l;
+
+	if (c < 0x80)
+		b[0] = (char) c, l = 1;
+	else if (c < 0x800)
+		b[0] = (char) (0xC0 | (c >> 6)), b[1] = (char) (0x80 | (c & 0x3F)), l = 2;
+	else if (c < 0x10000)
+		b[0] = (char) (0xE0 | (c >> 12)), b[1] = (char) (0x80 | ((c >> 6) & 0x3F)),
+			b[2] = (char) (0x80 | (c & 0x3F)), l = 3;
+	else
+		b[0] = (char) (0xF0 | (c >> 18)), b[1] = (char) (0x80 | ((c >> 12) & 0x3F)),
+			b[2] = (char) (0x80 | ((c >> 6) & 0x3F)), b[3] = (char) (0x80 | (c & 0x3F)),
+			l = 4;
+	put(w, b, l);
+}
+
+/* one syllable (len bytes of r) */
+static inline void
+put_syllable(py_writer *w, const char *r, size_t len, unsigned flags)
+{
+	if (flags & TFP_PY_INITIALS)
+	{
+		if (w->state != 1 && w->n > 0)
+			put(w, " ", 1);
+		put(w, r, 1);
+	}
+	else
+	{
+		if (w->n > 0)
+			put(w, " ", 1);
+		put(w, r, len);
+	}
+	w->state = 1;
+}
+
+size_t
+tfp_pinyin_text(const char *s, size_t len, unsigned flags, char *out)
+{
+	const uint8_t *p = (const uint8_t *) s;
+	const uint8_t *end = p + len;
+	py_writer	w = {out, 0, 0, 0};
+	unsigned	tick = 0;
+
+	while (p < end)
+	{
+		uint32_t	cp = utf8_next(&p, end);
+		const char *r = reading(cp);
+		uint32_t	f[TFP_FOLD_MAX];
+		int			nf;
+
+		if (++tick == TFP_PY_TICK)
+		{
+			tick = 0;
+			if (tfp_pinyin_tick)
+				tfp_pinyin_tick();
+		}
+
+		if (r != NULL)
+		{
+			const uint8_t *after;
+			const py_phrase *ph;
+
+			if (may_start_phrase(cp) &&
+				(ph = phrase_match(cp, p, end, &after)) != NULL)
+			{
+				const char *q = ph->readings;
+
+				for (;;)
+				{
+					const char *sp = strchr(q, ' ');
+					size_t		l = sp ? (size_t) (sp - q) : strlen(q);
+
+					put_syllable(&w, q, l, flags);
+					if (!sp)
+						break;
+					q = sp + 1;
+				}
+				p = after;
+			}
+			else
+				put_syllable(&w, r, strlen(r), flags);
+			continue;
+		}
+		/* anything else: folded (width, case), by character class */
+		nf = tfp_cp_fold(cp, TFP_FOLD_WIDTH | TFP_FOLD_CASE, f);
+		for (int i = 0; i < nf; i++)
+		{
+			switch (tfp_cp_class(f[i]))
+			{
+				case TFP_CC_WORD:
+				case TFP_CC_HAN:
+					if (w.state != 2 && w.n > 0)
+						put(&w, " ", 1);
+					put_cp(&w, f[i]);
+					w.state = 2;
+					w.last = f[i];
+					break;
+				case TFP_CC_MARK:
+					/* accents of Latin letters dropped, like tones; other
+					 * marks (kana voicing, Indic vowel signs) kept */
+					if (w.state == 2 && w.last >= 0x80)
+						put_cp(&w, f[i]);
+					break;
+				case TFP_CC_IGNORE:
+					break;
+				default:
+					w.state = 0;
+					break;
+			}
+		}
+	}
+	return w.n;
+}

@@ -1,0 +1,392 @@
+/*
+ * tfp_pinyin_dna.c -- Daguan's pinyin "DNA" of a text (see tfp_pinyin.h)
+ *
+ * Pure C99, no PostgreSQL headers.
+ *
+ * Input: the initials string of a text (tfp_pinyin_letters), one letter per
+ * Han syllable.  Steps, with the choices the source article leaves open:
+ *
+ * 1. Letters -> 21 buckets (tfp_dna_bucket): the 23 possible first letters
+ *    of a syllable, with a/e/o (zero initial) merged.
+ *
+ * 2. Windows of `window` letters.  Content-defined (the default): window
+ *    starts are the anchors chosen by winnowing (Schleimer, Wilkerson, Aiken
+ *    2003) over the hashes of the letter 5-grams: in every run of 2*step-1
+ *    consecutive 5-gram hashes the position of the smallest (rightmost on
+ *    ties) is an anchor.  An anchor depends only on the 2*step+3 letters
+ *    around it, so text inserted or removed elsewhere (at the start, say)
+ *    moves windows but does not change them; anchors are on average `step`
+ *    letters apart and never more than 2*step-1, so no text is skipped.
+ *    Fixed mode: starts 0, step, 2*step, ... (for comparison: one letter
+ *    inserted at the start changes every window).  Only windows lying wholly
+ *    inside the text count; a text with letters but no whole window gets one
+ *    window over all of its letters.
+ *
+ * 3. Reference distribution and normalization: a window of n letters is
+ *    compared with n draws from the reference distribution p (the bucket
+ *    shares in real Chinese text, tfp_pinyin_ref.c): bucket b's count c is
+ *    mapped to its mid-p quantile q = P(X < c) + P(X = c) / 2, X ~
+ *    Binomial(n, p_b).  This both subtracts the reference (q = 1/2 means "as
+ *    expected") and normalizes the letters' very different scales (counts
+ *    of a rare letter and of a frequent one become comparable).
+ *
+ * 4. Quantization and clamping: digit = floor(levels * q), clamped to
+ *    levels - 1, so each digit 0 .. levels-1 is about equally likely under
+ *    the reference (the most informative use of the digits).  In practice
+ *    digit >= j iff c >= t_j, with thresholds t_j computed once per
+ *    (window, levels) and cached.
+ *
+ * 5. Packing: the 21 digits, bucket order (a/e/o, b, c, d, f, ..., z), as a
+ *    base-`levels` number, first bucket most significant.  levels <= 8 gives
+ *    at most 8^21 - 1 = 2^63 - 1: always a non-negative int8.
+ *
+ * The document's DNA is the sorted set of its windows' DNAs.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tfp_pinyin.h"
+
+#define KGRAM 5
+
+/* letter -> bucket; i, u, v start no syllable */
+static const signed char bucket_of[26] = {
+	/* a */ 0, /* b */ 1, /* c */ 2, /* d */ 3, /* e */ 0, /* f */ 4,
+	/* g */ 5, /* h */ 6, /* i */ -1, /* j */ 7, /* k */ 8, /* l */ 9,
+	/* m */ 10, /* n */ 11, /* o */ 0, /* p */ 12, /* q */ 13, /* r */ 14,
+	/* s */ 15, /* t */ 16, /* u */ -1, /* v */ -1, /* w */ 17, /* x */ 18,
+	/* y */ 19, /* z */ 20
+};
+
+int
+tfp_dna_bucket(char letter)
+{
+	if (letter < 'a' || letter > 'z')
+		return -1;
+	return bucket_of[letter - 'a'];
+}
+
+#define tfp_dna_bucket(c) bucket_of[(c) - 'a']	/* letters are 'a'..'z' */
+
+const char *
+tfp_dna_check(const tfp_dna_opts *o)
+{
+	if (o->window < TFP_DNA_MIN_WINDOW || o->window > TFP_DNA_MAX_WINDOW)
+		return "window";
+	if (o->overlap < 0 || o->overlap > TFP_DNA_MAX_OVERLAP)
+		return "overlap";
+	if (o->levels < TFP_DNA_MIN_LEVELS || o->levels > TFP_DNA_MAX_LEVELS)
+		return "levels";
+	return NULL;
+}
+
+int
+tfp_dna_step(const tfp_dna_opts *o)
+{
+	int			s = o->window * (100 - o->overlap) / 100;
+
+	return s < 1 ? 1 : s;
+}
+
+size_t
+tfp_dna_max_windows(size_t n, const tfp_dna_opts *o)
+{
+	return n / (size_t) tfp_dna_step(o) + n + 1;
+}
+
+/*
+ * Thresholds of a window of n letters: digit of bucket b >= j iff count >=
+ * t[b][j-1], j = 1 .. levels-1.
+ */
+typedef struct dna_thresholds
+{
+	int			n;
+	int			levels;
+	uint32_t	t[TFP_DNA_BUCKETS][TFP_DNA_MAX_LEVELS - 1];
+	uint8_t		digit[TFP_DNA_BUCKETS][TFP_DNA_MAX_WINDOW + 1];	/* by count */
+} dna_thresholds;
+
+static void
+compute_thresholds(dna_thresholds *th, int n, int levels)
+{
+	th->n = n;
+	th->levels = levels;
+	for (int b = 0; b < TFP_DNA_BUCKETS; b++)
+	{
+		double		p = tfp_dna_reference[b];
+		double		lp = log(p),
+					lq = log1p(-p);
+		double		below = 0.0;	/* P(X < c) */
+		int			j = 1;
+
+		/* walk c = 0 .. n; pmf from logs (no underflow trouble) */
+		for (int c = 0; c <= n && j < levels; c++)
+		{
+			double		pmf = exp(lgamma(n + 1.0) - lgamma(c + 1.0) -
+								  lgamma(n - c + 1.0) + c * lp + (n - c) * lq);
+			double		mid = below + pmf / 2;
+
+			while (j < levels && mid * levels >= j)
+				th->t[b][j++ - 1] = (uint32_t) c;
+			below += pmf;
+		}
+		while (j < levels)		/* never reached: unreachable count */
+			th->t[b][j++ - 1] = (uint32_t) n + 1;
+		for (int c = 0, d = 0; c <= n; c++)
+		{
+			while (d < levels - 1 && (uint32_t) c >= th->t[b][d])
+				d++;
+			th->digit[b][c] = (uint8_t) d;
+		}
+	}
+}
+
+/* two cached tables: the last window length, the last short text */
+static dna_thresholds cache[2];
+
+static const dna_thresholds *
+thresholds(int n, int levels, int slot)
+{
+	dna_thresholds *c = &cache[slot];
+
+	if (c->n != n || c->levels != levels)
+		compute_thresholds(c, n, levels);
+	return c;
+}
+
+static int64_t
+pack(const uint32_t *counts, const dna_thresholds *th)
+{
+	uint64_t	v = 0;
+
+	if ((th->levels & (th->levels - 1)) == 0)
+	{
+		/* 2, 4 or 8 levels: shifts instead of a chain of multiplications */
+		int			bits = th->levels == 2 ? 1 : th->levels == 4 ? 2 : 3;
+
+		for (int b = 0; b < TFP_DNA_BUCKETS; b++)
+			v = (v << bits) | th->digit[b][counts[b]];
+		return (int64_t) v;
+	}
+	for (int b = 0; b < TFP_DNA_BUCKETS; b++)
+		v = v * (uint64_t) th->levels + th->digit[b][counts[b]];
+	return (int64_t) v;
+}
+
+int64_t
+tfp_dna_pack(const uint32_t *counts, int window, int levels)
+{
+	return pack(counts, thresholds(window, levels, 0));
+}
+
+/* counts of the buckets of l[0..n) */
+static void
+count(const char *l, size_t n, uint32_t *counts)
+{
+	memset(counts, 0, TFP_DNA_BUCKETS * sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++)
+	{
+		int			b = tfp_dna_bucket(l[i]);
+
+		if (b >= 0)
+			counts[b]++;
+	}
+}
+
+/*
+ * Counts of the window [a, a + w), updated from those of [*cs, *cs + w)
+ * (windows come in increasing order of start): O(distance moved).
+ */
+static void
+slide(const char *l, size_t a, size_t w, size_t *cs, uint32_t *counts)
+{
+	if (*cs == (size_t) -1 || a >= *cs + w)
+		count(l + a, w, counts);
+	else
+	{
+		for (size_t i = *cs; i < a; i++)
+		{
+			int			b = tfp_dna_bucket(l[i]);
+
+			if (b >= 0)
+				counts[b]--;
+		}
+		for (size_t i = *cs + w; i < a + w; i++)
+		{
+			int			b = tfp_dna_bucket(l[i]);
+
+			if (b >= 0)
+				counts[b]++;
+		}
+	}
+	*cs = a;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t		x = *(const int64_t *) a,
+				y = *(const int64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+size_t
+tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
+{
+	size_t		nout = 0,
+				w = (size_t) o->window,
+				step = (size_t) tfp_dna_step(o);
+	uint32_t	counts[TFP_DNA_BUCKETS];
+	const dna_thresholds *th;
+
+	if (n == 0)
+		return 0;
+	if (n < w)
+	{
+		count(l, n, counts);
+		out[0] = pack(counts, thresholds((int) n, o->levels, 1));
+		return 1;
+	}
+	th = thresholds(o->window, o->levels, 0);
+	if (!o->content_defined || n < KGRAM)
+	{
+		size_t		cs = (size_t) -1;
+
+		for (size_t a = 0; a + w <= n; a += step)
+		{
+			if ((a / step & 1023) == 1023 && tfp_pinyin_tick)
+				tfp_pinyin_tick();
+			slide(l, a, w, &cs, counts);
+			out[nout++] = pack(counts, th);
+		}
+	}
+	else
+	{
+		/*
+		 * Winnowing without a deque (whose pops are unpredictable branches):
+		 * the hashes are cut into blocks of wn; a run of wn consecutive
+		 * hashes ending at i is the tail of the previous block (its suffix
+		 * minima, sm) plus the head of the current one (the running prefix
+		 * minimum, pm), or exactly the current block.  Ties go to the
+		 * rightmost position everywhere (pm takes <=, sm keeps the later on
+		 * ==, and pm wins over sm on ==), as in the usual deque version.
+		 */
+		size_t		wn = 2 * step - 1;
+		size_t		nh = n - KGRAM + 1;
+#define BLOCK 2048				/* > 2 * TFP_DNA_MAX_WINDOW - 1 */
+		/* static: large for the stack; no state survives a call */
+		static uint64_t bh[BLOCK];	/* hashes of the current block */
+		static uint64_t smh[BLOCK];	/* suffix minima of the previous block */
+		static size_t smi[BLOCK];
+		uint64_t	pmh = 0;
+		size_t		pmi = 0,
+					off = 0;
+		size_t		last = (size_t) -1,
+					cs = (size_t) -1;
+		uint64_t	key = 0;
+
+		for (size_t i = 0; i < KGRAM - 1; i++)
+			key = (key << 5) | (uint64_t) (l[i] & 31);
+		for (size_t i = 0; i < nh; i++)
+		{
+			uint64_t	h;
+			int			take;
+
+			if ((i & (TFP_PY_TICK - 1)) == TFP_PY_TICK - 1 && tfp_pinyin_tick)
+				tfp_pinyin_tick();
+
+			key = ((key << 5) | (uint64_t) (l[i + KGRAM - 1] & 31)) &
+				((UINT64_C(1) << (5 * KGRAM)) - 1);
+			h = (key * UINT64_C(0x9E3779B97F4A7C15)) >> 20;
+			bh[off] = h;
+			take = (off == 0) | (h <= pmh);
+			pmh = take ? h : pmh;
+			pmi = take ? i : pmi;
+			if (i + 1 >= wn || i + 1 == nh)
+			{
+				size_t		a;
+
+				if (off == wn - 1 || i + 1 < wn)
+					a = pmi;	/* the run is the block (or all of a short text) */
+				else
+					a = smh[off + 1] < pmh ? smi[off + 1] : pmi;
+				if (a != last)
+				{
+					last = a;
+					if (a + w <= n)
+					{
+						slide(l, a, w, &cs, counts);
+						out[nout++] = pack(counts, th);
+					}
+				}
+			}
+			if (off == wn - 1)
+			{
+				/* block complete: its suffix minima, for the next block */
+				smh[wn - 1] = bh[wn - 1];
+				smi[wn - 1] = i;
+				for (size_t j = wn - 1; j-- > 0;)
+				{
+					int			t = bh[j] < smh[j + 1];
+
+					smh[j] = t ? bh[j] : smh[j + 1];
+					smi[j] = t ? i - (wn - 1) + j : smi[j + 1];
+				}
+				off = 0;
+			}
+			else
+				off++;
+		}
+		if (nout == 0)
+		{
+			count(l, n, counts);
+			out[nout++] = pack(counts, thresholds((int) n, o->levels, 1));
+		}
+	}
+	if (nout > 64)
+		qsort(out, nout, sizeof(int64_t), cmp_i64);
+	else
+		for (size_t i = 1; i < nout; i++)	/* insertion sort: few windows */
+		{
+			int64_t		v = out[i];
+			size_t		j = i;
+
+			while (j > 0 && out[j - 1] > v)
+			{
+				out[j] = out[j - 1];
+				j--;
+			}
+			out[j] = v;
+		}
+	{
+		size_t		k = 0;
+
+		for (size_t i = 0; i < nout; i++)
+			if (k == 0 || out[i] != out[k - 1])
+				out[k++] = out[i];
+		nout = k;
+	}
+	return nout;
+}
+
+size_t
+tfp_sorted_intersection(const int64_t *a, size_t na,
+						const int64_t *b, size_t nb)
+{
+	size_t		i = 0,
+				j = 0,
+				k = 0;
+
+	while (i < na && j < nb)
+	{
+		if (a[i] < b[j])
+			i++;
+		else if (a[i] > b[j])
+			j++;
+		else
+			k++, i++, j++;
+	}
+	return k;
+}

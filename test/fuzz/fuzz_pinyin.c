@@ -1,0 +1,74 @@
+/*
+ * fuzz_pinyin.c -- libFuzzer target for the pinyin core: arbitrary bytes
+ * (any UTF-8 validity) and DNA options must never crash or touch memory out
+ * of bounds; the sizing pass of tfp_pinyin_text must equal the writing pass;
+ * the letter count never exceeds the input length; DNAs are sorted, distinct,
+ * non-negative and below levels^21.
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
+ *       test/fuzz/fuzz_pinyin.c src/tfp_pinyin*.c src/tfp_unicode*.c -lm \
+ *       -o /tmp/fuzz_pinyin
+ *   /tmp/fuzz_pinyin -max_total_time=60
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tfp_pinyin.h"
+
+int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	tfp_dna_opts o;
+	const char *s;
+	size_t		len,
+				n,
+				m,
+				k;
+	char	   *out,
+			   *l;
+	int64_t    *w;
+	double		lim = 1;
+
+	if (size < 4)
+		return 0;
+	o.window = TFP_DNA_MIN_WINDOW + data[0] % 64;
+	o.overlap = data[1] % (TFP_DNA_MAX_OVERLAP + 1);
+	o.levels = TFP_DNA_MIN_LEVELS + data[2] % (TFP_DNA_MAX_LEVELS - 1);
+	o.content_defined = data[3] & 1;
+	if (tfp_dna_check(&o) != NULL)
+		abort();
+	s = (const char *) data + 4;
+	len = size - 4;
+
+	for (unsigned flags = 0; flags < 2; flags++)
+	{
+		n = tfp_pinyin_text(s, len, flags, NULL);
+		out = malloc(n + 1);
+		m = tfp_pinyin_text(s, len, flags, out);
+		if (m != n)
+			abort();
+		free(out);
+	}
+	l = malloc(len + 1);
+	n = tfp_pinyin_letters(s, len, l);
+	if (n > len)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (tfp_dna_bucket(l[i]) < 0)
+			abort();
+	w = malloc(sizeof(int64_t) * tfp_dna_max_windows(n, &o));
+	k = tfp_dna_windows(l, n, &o, w);
+	if ((n == 0) != (k == 0) || k > tfp_dna_max_windows(n, &o))
+		abort();
+	for (int i = 0; i < TFP_DNA_BUCKETS; i++)
+		lim *= o.levels;
+	for (size_t i = 0; i < k; i++)
+		if (w[i] < 0 || (double) w[i] >= lim || (i > 0 && w[i] <= w[i - 1]))
+			abort();
+	free(w);
+	free(l);
+	return 0;
+}
