@@ -17,6 +17,7 @@ void
 _PG_init(void)
 {
 	textfp_minhash_init();
+	textfp_hamming_init();
 
 	/* every setting is defined above: reject misspelt textfp.* names */
 #if PG_VERSION_NUM >= 150000

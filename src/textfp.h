@@ -57,4 +57,7 @@ extern void textfp_interrupt_tick(void);
 /* Module initialisation of the MinHash code (GUCs), from _PG_init. */
 extern void textfp_minhash_init(void);
 
+/* module initialisation of the Hamming-radius search (simhash_planner.c) */
+extern void textfp_hamming_init(void);
+
 #endif							/* TEXTFP_H */
