@@ -69,18 +69,6 @@ minhash_make(int k, int ngram, int shingle, unsigned fold, bool empty)
 
 /* ---------------------------------------------------------------- text I/O */
 
-static inline int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Parse "<prefix><decimal>" at *p followed by a space; the number has 1..5
  * digits without sign or leading zero.  Returns -1 if malformed.
@@ -175,7 +163,7 @@ minhash_in(PG_FUNCTION_ARGS)
 
 		for (j = 0; j < 8; j++)
 		{
-			int			d = hexval(*p);
+			int			d = textfp_hexval(*p);
 
 			if (d < 0)
 				BAD_SYNTAX(("Expected %d values of 8 hexadecimal digits each (or \"empty\"); value %d is %s.",

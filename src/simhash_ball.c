@@ -48,18 +48,6 @@ simhash_radius_selectivity(int k)
 
 /* ---- I/O: "0123456789abcdef/3" ---- */
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static SimhashBall *
 make_ball(uint64 center, int64 radius)
 {
@@ -84,7 +72,7 @@ simhash_ball_in(PG_FUNCTION_ARGS)
 
 	for (i = 0; i < 16; i++)
 	{
-		int			d = hexval(s[i]);
+		int			d = textfp_hexval(s[i]);
 
 		if (d < 0)
 		{

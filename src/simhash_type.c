@@ -24,18 +24,6 @@
 #define INPUT_ERROR(ctx, ...)	ereport(ERROR, __VA_ARGS__)
 #endif
 
-static inline int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 PG_FUNCTION_INFO_V1(simhash_in);
 Datum
 simhash_in(PG_FUNCTION_ARGS)
@@ -46,7 +34,7 @@ simhash_in(PG_FUNCTION_ARGS)
 
 	for (i = 0; i < 16; i++)
 	{
-		int			d = hexval(s[i]);
+		int			d = textfp_hexval(s[i]);
 
 		if (d < 0)
 			break;

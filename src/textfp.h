@@ -40,6 +40,19 @@ simhash_hamming(simhash a, simhash b)
 #endif
 }
 
+/* Value of a hexadecimal digit (either case), or -1. */
+static inline int
+textfp_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /*
  * A text argument as UTF-8: the bytes themselves when the server encoding is
  * UTF8 (or SQL_ASCII), otherwise converted.  *len receives the byte length.
