@@ -42,7 +42,7 @@ UNIT_SRCS  = $(sort $(wildcard test/unit/*.c))
 UNIT_BINS  = $(UNIT_SRCS:.c=.bin)
 UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu11 -Isrc
 
-test/unit/%.bin: test/unit/%.c $(CORE_SRCS) $(wildcard src/tfp_*.h)
+test/unit/%.bin: test/unit/%.c $(CORE_SRCS) $(wildcard src/tfp_*.h) test/unit/tap.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
 
 unitcheck: $(UNIT_BINS)

@@ -12,17 +12,7 @@
 
 #include "tfp_core.h"
 
-static int	ntest = 0;
-static int	nfail = 0;
-
-static void
-check(int ok, const char *what)
-{
-	ntest++;
-	if (!ok)
-		nfail++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", ntest, what);
-}
+#include "tap.h"
 
 /* collect features */
 typedef struct

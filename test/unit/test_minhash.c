@@ -13,17 +13,7 @@
 #include "tfp_core.h"
 #include "tfp_minhash.h"
 
-static int	ntest = 0;
-static int	nfail = 0;
-
-static void
-check(int ok, const char *what)
-{
-	ntest++;
-	if (!ok)
-		nfail++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", ntest, what);
-}
+#include "tap.h"
 
 /* splitmix64: deterministic test data */
 static uint64_t rng_state = 12345;

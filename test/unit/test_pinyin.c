@@ -10,17 +10,7 @@
 
 #include "tfp_pinyin.h"
 
-static int	ntest = 0;
-static int	nfail = 0;
-
-static void
-ok(int cond, const char *desc)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, desc);
-}
+#include "tap.h"
 
 static char *
 conv(const char *s, unsigned flags)
@@ -36,14 +26,14 @@ conv(const char *s, unsigned flags)
 }
 
 static void
-check(const char *in, unsigned flags, const char *exp)
+check_conv(const char *in, unsigned flags, const char *exp)
 {
 	char	   *got = conv(in, flags);
 	char		desc[512];
 
 	snprintf(desc, sizeof(desc), "%s %s -> \"%s\" (got \"%s\")",
 			 flags ? "initials" : "pinyin", in, exp, got);
-	ok(strcmp(got, exp) == 0, desc);
+	check(strcmp(got, exp) == 0, desc);
 	free(got);
 }
 
@@ -56,7 +46,7 @@ check_letters(const char *in, const char *exp)
 
 	out[n] = '\0';
 	snprintf(desc, sizeof(desc), "letters %s -> %s (got %s)", in, exp, out);
-	ok(strcmp(out, exp) == 0, desc);
+	check(strcmp(out, exp) == 0, desc);
 }
 
 static size_t
@@ -78,28 +68,28 @@ dna(const char *text, int window, int overlap, int levels, int cd,
 int
 main(void)
 {
-	check("中华人民共和国", TFP_PY_INITIALS, "zhrmghg");
-	check("中華人民共和國", TFP_PY_INITIALS, "zhrmghg");
-	check("中华人民共和国", 0, "zhong hua ren min gong he guo");
-	check("重庆", TFP_PY_INITIALS, "cq");
-	check("重慶", 0, "chong qing");
-	check("会计", 0, "kuai ji");
-	check("會計", 0, "kuai ji");
-	check("银行行长", 0, "yin hang hang zhang");
-	check("长大", TFP_PY_INITIALS, "zd");
-	check("长城很长", 0, "chang cheng hen chang");
-	check("重新", TFP_PY_INITIALS, "cx");
-	check("重要", TFP_PY_INITIALS, "zy");
-	check("还是", 0, "hai shi");
-	check("还款", 0, "huan kuan");
-	check("Hello, 世界!", 0, "hello shi jie");
-	check("Hello, 世界!", TFP_PY_INITIALS, "hello sj");
-	check("ＡＢＣ１２３ café", 0, "abc123 cafe");
-	check("2024年", 0, "2024 nian");
-	check("", 0, "");
-	check("。，！", 0, "");
-	check("\xff\xfe中", 0, "zhong");
-	check("中\xe4", 0, "zhong");
+	check_conv("中华人民共和国", TFP_PY_INITIALS, "zhrmghg");
+	check_conv("中華人民共和國", TFP_PY_INITIALS, "zhrmghg");
+	check_conv("中华人民共和国", 0, "zhong hua ren min gong he guo");
+	check_conv("重庆", TFP_PY_INITIALS, "cq");
+	check_conv("重慶", 0, "chong qing");
+	check_conv("会计", 0, "kuai ji");
+	check_conv("會計", 0, "kuai ji");
+	check_conv("银行行长", 0, "yin hang hang zhang");
+	check_conv("长大", TFP_PY_INITIALS, "zd");
+	check_conv("长城很长", 0, "chang cheng hen chang");
+	check_conv("重新", TFP_PY_INITIALS, "cx");
+	check_conv("重要", TFP_PY_INITIALS, "zy");
+	check_conv("还是", 0, "hai shi");
+	check_conv("还款", 0, "huan kuan");
+	check_conv("Hello, 世界!", 0, "hello shi jie");
+	check_conv("Hello, 世界!", TFP_PY_INITIALS, "hello sj");
+	check_conv("ＡＢＣ１２３ café", 0, "abc123 cafe");
+	check_conv("2024年", 0, "2024 nian");
+	check_conv("", 0, "");
+	check_conv("。，！", 0, "");
+	check_conv("\xff\xfe中", 0, "zhong");
+	check_conv("中\xe4", 0, "zhong");
 	check_letters("中华人民共和国", "zhrmghg");
 	check_letters("Hello 世界 ok", "sj");
 	check_letters("", "");
@@ -111,22 +101,22 @@ main(void)
 		size_t		n = tfp_pinyin_letters(t, strlen(t), a),
 					m = tfp_pinyin_text(t, strlen(t), TFP_PY_INITIALS, b);
 
-		ok(n == m && memcmp(a, b, n) == 0, "letters agree with pinyin_initials");
+		check(n == m && memcmp(a, b, n) == 0, "letters agree with pinyin_initials");
 	}
 	{
 		tfp_dna_opts o = {64, 50, 4, 1};
 
-		ok(tfp_dna_check(&o) == NULL, "default options valid");
+		check(tfp_dna_check(&o) == NULL, "default options valid");
 		o.window = 7;
-		ok(tfp_dna_check(&o) != NULL, "window 7 rejected");
+		check(tfp_dna_check(&o) != NULL, "window 7 rejected");
 		o.window = 64;
 		o.levels = 9;
-		ok(tfp_dna_check(&o) != NULL, "levels 9 rejected");
+		check(tfp_dna_check(&o) != NULL, "levels 9 rejected");
 		o.levels = 1;
-		ok(tfp_dna_check(&o) != NULL, "levels 1 rejected");
+		check(tfp_dna_check(&o) != NULL, "levels 1 rejected");
 		o.levels = 4;
 		o.overlap = 91;
-		ok(tfp_dna_check(&o) != NULL, "overlap 91 rejected");
+		check(tfp_dna_check(&o) != NULL, "overlap 91 rejected");
 	}
 	{
 		uint32_t	c[TFP_DNA_BUCKETS] = {0};
@@ -138,10 +128,10 @@ main(void)
 
 		for (int i = 0; i < TFP_DNA_BUCKETS; i++)
 			c1[i] = 20;
-		ok(tfp_dna_pack(c, 64, 4) < tfp_dna_pack(c1, 64, 4), "more letters of every kind: larger DNA");
-		ok(tfp_dna_pack(c1, 64, 4) >= 0 && tfp_dna_pack(c1, 64, 4) < (INT64_C(1) << 42), "4 levels: 42 bits");
-		ok(tfp_dna_pack(big, 1024, 8) == INT64_MAX, "all-max counts, 8 levels: 2^63-1");
-		ok(tfp_dna_pack(big, 1024, 2) == (INT64_C(1) << 21) - 1, "all-max counts, 2 levels: 2^21-1");
+		check(tfp_dna_pack(c, 64, 4) < tfp_dna_pack(c1, 64, 4), "more letters of every kind: larger DNA");
+		check(tfp_dna_pack(c1, 64, 4) >= 0 && tfp_dna_pack(c1, 64, 4) < (INT64_C(1) << 42), "4 levels: 42 bits");
+		check(tfp_dna_pack(big, 1024, 8) == INT64_MAX, "all-max counts, 8 levels: 2^63-1");
+		check(tfp_dna_pack(big, 1024, 2) == (INT64_C(1) << 21) - 1, "all-max counts, 2 levels: 2^21-1");
 	}
 	{
 		/* a long text: prefix insertion keeps most content-defined windows */
@@ -159,12 +149,12 @@ main(void)
 		snprintf(buf, sizeof(buf), "插入的广告文字%s", para);
 		nb = dna(buf, 32, 50, 4, 1, &b);
 		common = tfp_sorted_intersection(a, na, b, nb);
-		ok(na > 3 && common + 1 >= na, "content-defined windows survive a prefix insertion");
+		check(na > 3 && common + 1 >= na, "content-defined windows survive a prefix insertion");
 		free(b);
 		nb = dna(buf, 32, 50, 4, 0, &b);
 		free(a);
 		na = dna(para, 32, 50, 4, 0, &a);
-		ok(tfp_sorted_intersection(a, na, b, nb) < na / 2, "fixed windows do not");
+		check(tfp_sorted_intersection(a, na, b, nb) < na / 2, "fixed windows do not");
 		/* sorted, unique, non-negative */
 		{
 			int			good = 1;
@@ -172,19 +162,19 @@ main(void)
 			for (size_t i = 0; i < na; i++)
 				if (a[i] < 0 || (i > 0 && a[i] <= a[i - 1]))
 					good = 0;
-			ok(good, "DNA sorted, unique, non-negative");
+			check(good, "DNA sorted, unique, non-negative");
 		}
 		/* traditional = simplified */
 		nt = dna("本章主要面向專業管理員，而不太面向使用家庭網絡的個人。前者通過引入冗餘來保證數據在硬件故障時的安全性和可用性", 16, 50, 4, 1, &t);
 		free(a);
 		na = dna("本章主要面向专业管理员，而不太面向使用家庭网络的个人。前者通过引入冗余来保证数据在硬件故障时的安全性和可用性", 16, 50, 4, 1, &a);
-		ok(na == nt && memcmp(a, t, na * sizeof(int64_t)) == 0, "traditional text has the DNA of the simplified");
+		check(na == nt && memcmp(a, t, na * sizeof(int64_t)) == 0, "traditional text has the DNA of the simplified");
 		free(a);
 		free(b);
 		free(t);
-		ok(dna("hello world", 64, 50, 4, 1, &a) == 0, "no Han: no DNA");
+		check(dna("hello world", 64, 50, 4, 1, &a) == 0, "no Han: no DNA");
 		free(a);
-		ok(dna("中文", 64, 50, 4, 1, &a) == 1, "short text: one DNA");
+		check(dna("中文", 64, 50, 4, 1, &a) == 1, "short text: one DNA");
 		free(a);
 	}
 	printf("1..%d\n", ntest);

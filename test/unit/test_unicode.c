@@ -9,17 +9,7 @@
 
 #include "tfp_unicode.h"
 
-static int	ntest = 0;
-static int	nfail = 0;
-
-static void
-ok(int cond, const char *desc)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, desc);
-}
+#include "tap.h"
 
 static const char *
 flagname(unsigned flags)
@@ -49,7 +39,7 @@ check_fold(uint32_t cp, unsigned flags, const uint32_t *exp, int n,
 		same = (out[i] == exp[i]);
 	snprintf(desc, sizeof(desc), "fold U+%04X (%s) with %s", (unsigned) cp,
 			 what, flagname(flags));
-	ok(same, desc);
+	check(same, desc);
 	if (!same)
 	{
 		printf("#   got %d:", got);
@@ -75,7 +65,7 @@ check_class(uint32_t cp, int cls, const char *what)
 
 	snprintf(desc, sizeof(desc), "class U+%04X (%s) is %s", (unsigned) cp,
 			 what, names[cls]);
-	ok(got == cls, desc);
+	check(got == cls, desc);
 	if (got != cls)
 		printf("#   got %d\n", got);
 }
@@ -88,7 +78,7 @@ check_pinyin(uint32_t cp, const char *exp, const char *what)
 
 	snprintf(desc, sizeof(desc), "pinyin U+%04X (%s) is %s", (unsigned) cp,
 			 what, exp ? exp : "NULL");
-	ok(exp ? (got && strcmp(got, exp) == 0) : got == NULL, desc);
+	check(exp ? (got && strcmp(got, exp) == 0) : got == NULL, desc);
 	if (!(exp ? (got && strcmp(got, exp) == 0) : got == NULL))
 		printf("#   got %s\n", got ? got : "NULL");
 }
@@ -147,10 +137,10 @@ check_all(void)
 			}
 		}
 	}
-	ok(badclass == 0, "every code point has a valid class");
-	ok(badlen == 0, "every fold has 1..TFP_FOLD_MAX code points");
-	ok(notfixed == 0, "every fold result is a fixed point");
-	ok(badpinyin == 0, "every pinyin reading is lowercase ASCII letters");
+	check(badclass == 0, "every code point has a valid class");
+	check(badlen == 0, "every fold has 1..TFP_FOLD_MAX code points");
+	check(notfixed == 0, "every fold result is a fixed point");
+	check(badpinyin == 0, "every pinyin reading is lowercase ASCII letters");
 }
 
 int
@@ -160,7 +150,7 @@ main(void)
 	int			identity;
 	uint32_t	out[TFP_FOLD_MAX + 8];
 
-	ok(strcmp(TFP_UNICODE_VERSION, "15.0.0") == 0, "Unicode version 15.0.0");
+	check(strcmp(TFP_UNICODE_VERSION, "15.0.0") == 0, "Unicode version 15.0.0");
 
 	/* ASCII */
 	FOLD('A', TFP_FOLD_CASE, "A", 'a');
@@ -235,7 +225,7 @@ main(void)
 	identity = 1;
 	for (f = 0; f < 8; f++)
 		identity &= (tfp_cp_fold(0x1F600, f, out) == 1 && out[0] == 0x1F600);
-	ok(identity, "emoji folds to itself under all flags");
+	check(identity, "emoji folds to itself under all flags");
 
 	/* classes */
 	check_class('a', TFP_CC_WORD, "a");
