@@ -287,6 +287,63 @@ main(void)
 		check(ones > 20000 * 64 * 0.49 && ones < 20000 * 64 * 0.51,
 			  "two-feature fingerprints have 50% +- 1% one bits");
 	}
+	{
+		/*
+		 * Centering against a direct computation: V'[i] * 2^16 =
+		 * (2 ones[i] - n) * 2^16 - nhan * refhan[i] - nword * refword[i],
+		 * ties from T, over random feature sets and han/word splits.
+		 */
+		static uint64_t h[3000];
+		int			trial,
+					ok = 1;
+
+		for (trial = 0; trial < 300 && ok; trial++)
+		{
+			size_t		n = rng(&seed) % 3000,
+						k;
+			uint64_t	nhan = n ? rng(&seed) % (n + 1) : 0;
+			int			ngram = 1 + (int) (rng(&seed) % 4);	/* 4: no reference */
+			int			shingle = 1 + (int) (rng(&seed) % 4);
+			long long	ones[64] = {0};
+			uint64_t	tie = 0,
+						want = 0;
+			tfp_simhash_acc acc;
+			int			i;
+
+			for (k = 0; k < n; k++)
+			{
+				h[k] = rng(&seed);
+				tie += tfp_fmix64(h[k]);
+				for (i = 0; i < 64; i++)
+					ones[i] += (h[k] >> i) & 1;
+			}
+			for (i = 0; i < 64; i++)
+			{
+				long long	v = (2 * ones[i] - (long long) n) * TFP_REF_SCALE;
+
+				if (ngram <= TFP_REF_MAX_NGRAM)
+					v -= (long long) nhan * tfp_simhash_ref_han[ngram - 1][i];
+				if (shingle <= TFP_REF_MAX_SHINGLE)
+					v -= (long long) (n - nhan) * tfp_simhash_ref_word[shingle - 1][i];
+				if (v > 0 || (v == 0 && ((tie >> i) & 1)))
+					want |= (uint64_t) 1 << i;
+			}
+			tfp_simhash_init(&acc);
+			tfp_simhash_add(&acc, h, n);
+			ok = tfp_simhash_finish_centered(&acc, nhan, ngram, shingle) == want;
+		}
+		check(ok, "centered finish equals a direct computation on 300 random sets");
+	}
+	{
+		/* one feature: centering never flips it (|reference| < 1) */
+		uint64_t	one = 0x0123456789ABCDEFULL;
+		tfp_simhash_acc acc;
+
+		tfp_simhash_init(&acc);
+		tfp_simhash_add(&acc, &one, 1);
+		check(tfp_simhash_finish_centered(&acc, 1, 2, 1) == one,
+			  "a one-feature text keeps its feature's hash when centered");
+	}
 	check(tfp_popcount64(0) == 0 && tfp_popcount64(~0ULL) == 64 &&
 		  tfp_popcount64(0x8000000000000001ULL) == 2, "popcount");
 
