@@ -85,6 +85,10 @@ extern uint64_t tfp_extract_features_counted(const char *utf8, size_t len,
 											 tfp_feature_sink sink, void *arg,
 											 uint64_t *nhan);
 
+/* 1 (default): use the fast paths of the extractor; 0: only the general
+ * code, which gives the same features (for tests). */
+extern int	tfp_extract_fastpath;
+
 /* Hash of a caller-supplied token (its UTF-8 bytes, unfolded). */
 extern uint64_t tfp_token_hash(const char *utf8, size_t len);
 
@@ -116,6 +120,9 @@ typedef struct tfp_simhash_acc
 	uint32_t	pending;		/* bound on the largest byte counter (<= 255) */
 	uint64_t	total;			/* features added */
 	uint64_t	tie;			/* T: sum of tfp_fmix64(h) */
+	int			lazy_tie;		/* T is not summed by tfp_simhash_add */
+	int			needs_tie;		/* set by a finish that met a tie while T
+								 * was not summed */
 	uint64_t	ones[64];		/* flushed counts of 1 bits per position */
 } tfp_simhash_acc;
 
@@ -132,6 +139,16 @@ tfp_fmix64(uint64_t x)
 }
 
 extern void tfp_simhash_init(tfp_simhash_acc *acc);
+
+/*
+ * Lazy tie-breaker: tfp_simhash_add does not sum T (saving a hash mix per
+ * feature).  Ties are rare in long texts and with centering, so T is only
+ * wanted when a finish meets one: it then sets needs_tie, and the caller
+ * sums tfp_fmix64 over the same features again (tfp_simhash_tie_sink),
+ * stores the sum in tie, clears lazy_tie, and calls the finish again.
+ */
+extern void tfp_simhash_init_lazy(tfp_simhash_acc *acc);
+extern void tfp_simhash_tie_sink(void *tie, const uint64_t *hashes, size_t n);
 extern void tfp_simhash_add(tfp_simhash_acc *acc, const uint64_t *hashes, size_t n);
 extern uint64_t tfp_simhash_finish(tfp_simhash_acc *acc);
 

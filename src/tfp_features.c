@@ -54,6 +54,15 @@ xxh3_pair(uint32_t c, uint32_t d)
 	return XXH3_64bits_withSeed(buf, 8, TFP_SEED_HAN);
 }
 
+static inline void
+put_le32(unsigned char *b, uint32_t c)
+{
+	b[0] = (unsigned char) c;
+	b[1] = (unsigned char) (c >> 8);
+	b[2] = (unsigned char) (c >> 16);
+	b[3] = (unsigned char) (c >> 24);
+}
+
 /* ------------------------------------------------------------------------
  * UTF-8
  * ------------------------------------------------------------------------ */
@@ -205,7 +214,8 @@ typedef struct extractor
 	int			in_word;
 	size_t		wlen;			/* bytes in wbuf, or total when streaming */
 	int			streaming;
-	unsigned char wbuf[WORD_BUF];
+	unsigned char wbuf[WORD_BUF + 8];	/* + 8: the SWAR word copy may write
+										 * up to 7 bytes past the word */
 	XXH3_state_t wstate;
 
 	/* not cleared at start: */
@@ -230,6 +240,9 @@ emit(extractor *x, uint64_t h)
  * Hash of the han n-gram made of the k units ending at ring position `last`:
  * XXH3 of the units' code points as 32-bit little-endian integers.
  */
+#if defined(__GNUC__)
+__attribute__((flatten))
+#endif
 static uint64_t
 han_gram_hash(extractor *x, uint64_t last, int k)
 {
@@ -246,6 +259,31 @@ han_gram_hash(extractor *x, uint64_t last, int k)
 		/* the common case: two characters, an 8-byte key */
 		if (a->n == 1 && b->n == 1)
 			return xxh3_pair(a->cp[0], b->cp[0]);
+	}
+	/* all k units plain characters: a key of constant length per k, so the
+	 * inlined XXH3 is specialised (minhash's default 5-gram: 20 bytes) */
+	for (i = k - 1; i >= 0; i--)
+		if (x->ring[(last - i) & (RING - 1)].n != 1)
+			break;
+	if (i < 0 && k <= 6)
+	{
+		for (i = k - 1; i >= 0; i--)
+			put_le32(buf + 4 * (k - 1 - i), x->ring[(last - i) & (RING - 1)].cp[0]);
+		switch (k)
+		{
+			case 1:
+				return XXH3_64bits_withSeed(buf, 4, TFP_SEED_HAN);
+			case 2:
+				return XXH3_64bits_withSeed(buf, 8, TFP_SEED_HAN);
+			case 3:
+				return XXH3_64bits_withSeed(buf, 12, TFP_SEED_HAN);
+			case 4:
+				return XXH3_64bits_withSeed(buf, 16, TFP_SEED_HAN);
+			case 5:
+				return XXH3_64bits_withSeed(buf, 20, TFP_SEED_HAN);
+			default:
+				return XXH3_64bits_withSeed(buf, 24, TFP_SEED_HAN);
+		}
 	}
 	for (i = k - 1; i >= 0; i--)
 	{
@@ -335,6 +373,9 @@ word_add(extractor *x, const unsigned char *b, size_t len)
 			x->wlen += len;
 			return;
 		}
+		/* a state on the stack must be initialised before a seeded reset,
+		 * which otherwise may keep a stale secret (xxhash.h, XXH3_INITSTATE) */
+		memset(&x->wstate, 0, sizeof(x->wstate));
 		XXH3_64bits_reset_withSeed(&x->wstate, TFP_SEED_WORD);
 		XXH3_64bits_update(&x->wstate, x->wbuf, x->wlen);
 		x->streaming = 1;
@@ -360,17 +401,11 @@ shingle_hash(extractor *x, uint64_t last, int k)
 	return xxh3(buf, 8 * (size_t) k, TFP_SEED_SHINGLE);
 }
 
-static void
-word_close(extractor *x)
+/* A word with hash h is complete: it is a feature, or ends a shingle. */
+static inline void
+word_done(extractor *x, uint64_t h)
 {
-	uint64_t	h;
 	int			n = x->o->shingle;
-
-	h = x->streaming ? XXH3_64bits_digest(&x->wstate)
-		: xxh3(x->wbuf, x->wlen, TFP_SEED_WORD);
-	x->in_word = 0;
-	x->streaming = 0;
-	x->wlen = 0;
 
 	if (n == 1)
 	{
@@ -382,6 +417,19 @@ word_close(extractor *x)
 	x->nwords++;
 	if (x->nwords >= (uint64_t) n)
 		emit(x, shingle_hash(x, x->nwords - 1, n));
+}
+
+static void
+word_close(extractor *x)
+{
+	uint64_t	h;
+
+	h = x->streaming ? XXH3_64bits_digest(&x->wstate)
+		: xxh3(x->wbuf, x->wlen, TFP_SEED_WORD);
+	x->in_word = 0;
+	x->streaming = 0;
+	x->wlen = 0;
+	word_done(x, h);
 }
 
 static inline void
@@ -460,6 +508,197 @@ static const unsigned char ascii_lower[128] = {
 	112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
 };
 
+/* ------------------------------------------------------------------------
+ * Fast paths
+ *
+ * They change no result: each handles only input whose features the general
+ * code above would give in the same way, and hands everything else back to
+ * it (test/unit/test_fastpath.c compares both over random texts, with
+ * tfp_extract_fastpath = 0 selecting the general code alone).
+ * ------------------------------------------------------------------------ */
+
+int			tfp_extract_fastpath = 1;
+
+/*
+ * For each 3-byte UTF-8 code point (U+0800..U+FFFF) and fold flags: the
+ * folded code point | HAN_SIMPLE if the code point folds to one code point
+ * of class han, else 0 (surrogates, and U+0000..U+07FF which would be
+ * overlong here, are 0 too).  Such a character starts or extends a han
+ * run as a plain unit.  Built on first use per flag combination (about a
+ * millisecond); 256 KB each, of which a text touches only its scripts' pages.
+ */
+#define HAN_SIMPLE	UINT32_C(0x80000000)
+#define FAST_FLAGS	8
+static uint32_t han_fast[FAST_FLAGS][0x10000];
+static unsigned char han_fast_ready[FAST_FLAGS];
+
+static const uint32_t *
+han_fast_table(unsigned fold)
+{
+	uint32_t   *t = han_fast[fold & 7];
+
+	if (!han_fast_ready[fold & 7])
+	{
+		uint32_t	cp;
+
+		for (cp = 0x800; cp < 0x10000; cp++)
+		{
+			uint32_t	out[TFP_FOLD_MAX];
+
+			if (cp >= 0xD800 && cp <= 0xDFFF)
+				continue;
+			if (tfp_cp_fold_inline(cp, fold & 7, out) == 1 &&
+				tfp_cp_class_inline(out[0]) == TFP_CC_HAN)
+				t[cp] = out[0] | HAN_SIMPLE;
+		}
+		han_fast_ready[fold & 7] = 1;
+	}
+	return t;
+}
+
+/* the table entry of the 3-byte sequence at s, or 0 if it is not one */
+static inline uint32_t
+han_fast_entry(const uint32_t *t, const unsigned char *s)
+{
+	if ((s[0] & 0xF0) != 0xE0 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+		return 0;
+	return t[((uint32_t) (s[0] & 0x0F) << 12) | ((uint32_t) (s[1] & 0x3F) << 6) | (s[2] & 0x3F)];
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * The steady state of han_run_fast() for bigrams: the open unit (cur) and
+ * the one before it (prev) are plain units of this run.  Each further plain
+ * character closes cur, giving the bigram (prev, cur).  The state lives in
+ * locals and is written back at the end (the ring gets the last two units,
+ * all the general code can look at for bigrams).  A character is read as a
+ * 4-byte little-endian word w: lead byte 1110xxxx and two continuation bytes
+ * 10xxxxxx are (w & 0xC0C0F0) == 0x8080E0.
+ */
+static size_t
+han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
+				 const uint32_t *t, uint32_t prev, uint32_t cur)
+{
+	uint64_t	run = x->run_len;
+	uint64_t	nhan = x->nhan;
+	size_t		nb = x->nbatch;
+	unit	   *u;
+
+	while (pos + 4 <= limit)
+	{
+		uint32_t	w,
+					e;
+
+		memcpy(&w, s + pos, 4);
+		if ((w & 0xC0C0F0) != 0x8080E0)
+			break;
+		e = t[((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F)];
+		if (e == 0)
+			break;
+		pos += 3;
+		run++;
+		nhan++;
+		x->batch[nb++] = xxh3_pair(prev, cur);
+		if (nb == TFP_BATCH)
+		{
+			x->sink(x->arg, x->batch, nb);
+			x->nfeatures += nb;
+			nb = 0;
+		}
+		prev = cur;
+		cur = e & ~HAN_SIMPLE;
+	}
+	x->run_len = run;
+	x->nhan = nhan;
+	x->nbatch = nb;
+	u = &x->ring[(run - 1) & (RING - 1)];
+	u->cp[0] = prev;
+	u->n = 1;
+	u = &x->ring[run & (RING - 1)];
+	u->cp[0] = cur;
+	u->n = 1;
+	return pos;
+}
+#endif
+
+/*
+ * A han run of plain characters: s[pos - 3 .. pos) was a character whose
+ * entry is e; take it and every following such character before `limit`.
+ * The first character goes through han_begin_unit() like any han unit (it
+ * may close a unit with marks).  After it, every unit of the run is plain,
+ * so closing a unit for the default bigrams is one XXH3 of two code points
+ * held in registers; the ring is kept up to date for the general code.
+ * Returns the position after the last character taken.
+ */
+static size_t
+han_run_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
+			 const uint32_t *t, uint32_t e)
+{
+	uint32_t	cur = e & ~HAN_SIMPLE;
+	uint32_t	prev = 0;
+	int			ngram = x->o->ngram;
+	int			simple_prev = 0;	/* prev's unit is plain, and both in the
+									 * run */
+
+	word_end(x);
+	han_begin_unit(x, cur);
+	while (pos + 3 <= limit && (e = han_fast_entry(t, s + pos)) != 0)
+	{
+		uint32_t	next = e & ~HAN_SIMPLE;
+		unit	   *u;
+
+		pos += 3;
+		if (ngram == 2 && simple_prev)
+		{
+			/* close the open unit (cur): the bigram (prev, cur) */
+			x->run_len++;
+			x->nhan++;
+			emit(x, xxh3_pair(prev, cur));
+		}
+		else
+			han_close_unit(x);
+		u = &x->ring[x->run_len & (RING - 1)];
+		u->cp[0] = next;
+		u->n = 1;
+		x->han_open = 1;
+		prev = cur;
+		cur = next;
+		simple_prev = 1;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (ngram == 2)
+			return han_bigrams_fast(x, s, pos, limit, t, prev, cur);
+#endif
+	}
+	return pos;
+}
+
+/*
+ * SWAR over 8 ASCII bytes v (little-endian load): 0x80 in each byte that is
+ * an ASCII letter or digit.  Each test works on the low 7 bits, so no add
+ * carries into the next byte, and bytes >= 0x80 are masked out at the end.
+ */
+#define BYTES(c)	(UINT64_C(0x0101010101010101) * (c))
+static inline uint64_t
+in_range7(uint64_t v7, unsigned lo, unsigned hi)
+{
+	/* byte >= lo: v7 + (0x80 - lo) sets bit 7; byte > hi: v7 + (0x7f - hi) does */
+	return (v7 + BYTES(0x80 - lo)) & ~(v7 + BYTES(0x7f - hi)) & BYTES(0x80);
+}
+
+static inline uint64_t
+swar_alpha(uint64_t v)
+{
+	uint64_t	v7 = v & BYTES(0x7f);
+
+	return in_range7(v7 | BYTES(0x20), 'a', 'z') & ~v;
+}
+
+static inline uint64_t
+swar_digit(uint64_t v)
+{
+	return in_range7(v & BYTES(0x7f), '0', '9') & ~v;
+}
+
 uint64_t
 tfp_extract_features(const char *utf8, size_t len, const tfp_feature_opts *opts,
 					 tfp_feature_sink sink, void *arg)
@@ -480,6 +719,7 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 	size_t		pos = 0;
 	size_t		next_tick = TFP_TICK;
 	int			fold_case = (opts->fold & TFP_FOLD_CASE) != 0;
+	const uint32_t *han_tab = tfp_extract_fastpath ? han_fast_table(opts->fold) : NULL;
 
 	x = &xs;
 	memset(x, 0, offsetof(extractor, wbuf));
@@ -505,10 +745,87 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 				size_t		end = pos + 1;
 				size_t		n;
 
-				while (end < len && ascii_word[s[end]])
-					end++;		/* ascii_word[] is 0 for bytes >= 0x80 */
 				if (x->run_len || x->han_open)
 					han_end_run(x);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+				if (tfp_extract_fastpath && !x->streaming)
+				{
+					/*
+					 * Eight bytes at a time: copy them (lower-cased) to the
+					 * word buffer, whose 8 bytes of slack take what follows
+					 * the word; stop at the first byte that is not an ASCII
+					 * letter or digit.
+					 */
+					unsigned char *w = x->wbuf + x->wlen;
+					size_t		room = WORD_BUF - x->wlen;
+
+					end = pos;
+					while (end + 8 <= len && end - pos + 8 <= room)
+					{
+						uint64_t	v,
+									alpha,
+									word;
+
+						memcpy(&v, s + end, 8);
+						alpha = swar_alpha(v);
+						word = alpha | swar_digit(v);
+						if (fold_case)
+							v |= alpha >> 2;
+						memcpy(w + (end - pos), &v, 8);
+						if (word != BYTES(0x80))
+						{
+							end += (size_t) __builtin_ctzll(~word & BYTES(0x80)) >> 3;
+							goto word_scanned;
+						}
+						end += 8;
+					}
+					{
+						/* the tail, byte by byte: [pos, end) is copied */
+						size_t		i = end - pos;
+
+						while (end < len && ascii_word[s[end]])
+							end++;
+						n = end - pos;
+						if (n > room)
+							goto word_general;	/* a long word: streamed below */
+						for (; i < n; i++)
+							w[i] = fold_case ? ascii_lower[s[pos + i]] : s[pos + i];
+						x->wlen += n;
+						x->in_word = 1;
+						pos = end;
+						continue;
+					}
+			word_scanned:
+					if (end == pos)
+					{
+						/* cannot happen (s[pos] is a word byte); never loop */
+						end = pos + 1;
+						while (end < len && ascii_word[s[end]])
+							end++;
+						goto word_general;
+					}
+					if (x->wlen == 0 && end < len && s[end] < 0x80)
+					{
+						/*
+						 * A whole word of ASCII followed by an ASCII
+						 * separator (the common case): hash it here, and
+						 * take the separator too (it only ends the word).
+						 */
+						word_done(x, XXH3_64bits_withSeed(w, end - pos, TFP_SEED_WORD));
+						pos = end + 1;
+						continue;
+					}
+					x->wlen += end - pos;
+					x->in_word = 1;
+					pos = end;
+					continue;
+				}
+#endif
+				while (end < len && ascii_word[s[end]])
+					end++;		/* ascii_word[] is 0 for bytes >= 0x80 */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+		word_general:
+#endif
 				n = end - pos;
 				if (!x->streaming && x->wlen + n <= WORD_BUF)
 				{
@@ -551,6 +868,19 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 			int			n,
 						i;
 
+			if (han_tab != NULL && pos + 3 <= len)
+			{
+				uint32_t	e = han_fast_entry(han_tab, s + pos);
+
+				if (e != 0)
+				{
+					/* stop at the next tick, so that is still checked */
+					pos = han_run_fast(x, s, pos + 3,
+									   len < next_tick ? len : next_tick,
+									   han_tab, e);
+					continue;
+				}
+			}
 			pos += utf8_decode(s + pos, len - pos, &cp);
 			n = tfp_cp_fold_inline(cp, opts->fold, out);
 			if (n == 1)

@@ -33,6 +33,24 @@ tfp_simhash_init(tfp_simhash_acc *acc)
 	memset(acc, 0, sizeof(*acc));
 }
 
+void
+tfp_simhash_init_lazy(tfp_simhash_acc *acc)
+{
+	memset(acc, 0, sizeof(*acc));
+	acc->lazy_tie = 1;
+}
+
+void
+tfp_simhash_tie_sink(void *tie, const uint64_t *hashes, size_t n)
+{
+	uint64_t	t = *(uint64_t *) tie;
+	size_t		k;
+
+	for (k = 0; k < n; k++)
+		t += tfp_fmix64(hashes[k]);
+	*(uint64_t *) tie = t;
+}
+
 static void
 flush(tfp_simhash_acc *acc)
 {
@@ -92,8 +110,8 @@ tfp_simhash_add(tfp_simhash_acc *acc, const uint64_t *hashes, size_t n)
 {
 	size_t		k;
 
-	for (k = 0; k < n; k++)
-		acc->tie += tfp_fmix64(hashes[k]);
+	if (!acc->lazy_tie)
+		tfp_simhash_tie_sink(&acc->tie, hashes, n);
 
 	for (k = 0; k + 16 <= n; k += 16)
 	{
@@ -153,6 +171,8 @@ tfp_simhash_finish(tfp_simhash_acc *acc)
 	{
 		uint64_t	twice = 2 * acc->ones[i];
 
+		if (twice == acc->total && acc->lazy_tie)
+			acc->needs_tie = 1;
 		if (twice > acc->total ||
 			(twice == acc->total && ((acc->tie >> i) & 1)))
 			fp |= (uint64_t) 1 << i;
@@ -184,6 +204,8 @@ tfp_simhash_finish_centered(tfp_simhash_acc *acc, uint64_t nhan, int ngram,
 			v -= nh * rh[i];
 		if (rw)
 			v -= nw * rw[i];
+		if (v == 0 && acc->lazy_tie)
+			acc->needs_tie = 1;
 		if (v > 0 || (v == 0 && ((acc->tie >> i) & 1)))
 			fp |= (uint64_t) 1 << i;
 	}

@@ -1,0 +1,295 @@
+/*
+ * test_fastpath.c -- the extractor's fast paths change no result
+ *
+ * tfp_extract_features has fast paths (runs of plain han characters read
+ * through a per-fold table, bigrams held in registers, ASCII words copied and
+ * lower-cased eight bytes at a time and hashed on the spot).  Here the same
+ * texts go through it twice, with tfp_extract_fastpath = 1 and = 0 (the
+ * general code alone), and the feature sequences, feature counts and han
+ * counts must be identical, for every n-gram size 1..6, shingle size 1..4
+ * and fold flags 0..7.  The texts are random mixtures of the inputs the fast
+ * paths must hand back correctly: marks after han characters, traditional
+ * characters, fullwidth letters, kana, 4-byte characters, invalid, overlong,
+ * surrogate and truncated UTF-8, words of every length up to past the
+ * 240-byte word buffer, upper case, digits, and text cut at every length.
+ *
+ * Also: the lazy tie-breaker (tfp_simhash_init_lazy) gives the same
+ * fingerprints as the eager one, centered and not, on short texts full of
+ * ties.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tfp_core.h"
+#include "tap.h"
+
+typedef struct
+{
+	uint64_t   *h;
+	size_t		n,
+				cap;
+} vec;
+
+static void
+vsink(void *a, const uint64_t *h, size_t n)
+{
+	vec		   *v = a;
+
+	if (v->n + n > v->cap)
+	{
+		v->cap = (v->n + n) * 2 + 16;
+		v->h = realloc(v->h, v->cap * sizeof(uint64_t));
+	}
+	if (n)
+		memcpy(v->h + v->n, h, n * sizeof(uint64_t));
+	v->n += n;
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+
+static uint32_t
+rnd(uint32_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t) ((rng >> 11) % n);
+}
+
+static size_t
+put(char *b, const char *s)
+{
+	size_t		n = strlen(s);
+
+	memcpy(b, s, n);
+	return n;
+}
+
+/* one random piece of text at b; returns its length (<= 300) */
+static size_t
+piece(char *b)
+{
+	static const char *const han[] = {
+		"\xe4\xb8\xad", "\xe6\x96\x87", "\xe5\x9c\x8b",	/* 中 文 國 (folds) */
+		"\xe9\x95\xb7", "\xe4\xb9\x90", "\xe8\xaa\xaa",	/* 長 乐 說 */
+		"\xe3\x81\x82", "\xe3\x82\xab",	/* あ カ (kana: han class) */
+		"\xe3\x90\x80",			/* U+3400, ext A */
+		"\xf0\xa0\x80\x80",		/* U+20000, 4 bytes */
+		"\xef\xa4\x80",			/* U+F900 compatibility ideograph (folds) */
+	};
+	static const char *const other[] = {
+		"\xcc\x81",				/* combining acute: a mark */
+		"\xe3\x80\x82", "\xef\xbc\x8c",	/* 。 ， */
+		"\xef\xbc\xa1", "\xef\xbd\x82",	/* fullwidth A b */
+		"\xc3\xa9", "\xc3\x89",	/* é É */
+		"\xe2\x80\x8b",			/* ZWSP: ignorable */
+		"\xef\xb8\x8f",			/* VS16 */
+		"\xe0\x80\x80",			/* overlong */
+		"\xed\xa0\x80",			/* surrogate */
+		"\xe4\xb8",				/* truncated */
+		"\x80", "\xff", " ", "\n", ".", "-", "\t", ", ",
+	};
+	size_t		n = 0;
+	uint32_t	k = rnd(10),
+				i,
+				m;
+
+	switch (k)
+	{
+		case 0:
+		case 1:
+		case 2:
+			m = 1 + rnd(12);
+			for (i = 0; i < m; i++)
+				n += put(b + n, han[rnd(sizeof(han) / sizeof(han[0]))]);
+			break;
+		case 3:
+			n += put(b + n, other[rnd(sizeof(other) / sizeof(other[0]))]);
+			break;
+		case 4:
+		case 5:
+		case 6:
+			/* an ASCII word of 1..20 or, rarely, up to 300 bytes */
+			m = rnd(20) ? 1 + rnd(20) : 200 + rnd(100);
+			for (i = 0; i < m; i++)
+			{
+				static const char alnum[] =
+					"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+				b[n++] = alnum[rnd(sizeof(alnum) - 1)];
+			}
+			break;
+		default:
+			b[n++] = " .,;:!?'\"()[]{}-_/\\@#`~|^&*+=<>\n"[rnd(33)];
+			break;
+	}
+	return n;
+}
+
+static int
+same_features(const char *s, size_t len, const tfp_feature_opts *o)
+{
+	static vec	a,
+				b;
+	uint64_t	ha,
+				hb,
+				na,
+				nb;
+
+	a.n = b.n = 0;
+	tfp_extract_fastpath = 1;
+	na = tfp_extract_features_counted(s, len, o, vsink, &a, &ha);
+	tfp_extract_fastpath = 0;
+	nb = tfp_extract_features_counted(s, len, o, vsink, &b, &hb);
+	tfp_extract_fastpath = 1;
+	return na == nb && ha == hb && a.n == b.n && na == a.n &&
+		memcmp(a.h, b.h, a.n * sizeof(uint64_t)) == 0;
+}
+
+static uint64_t
+simhash_eager(const char *s, size_t len, const tfp_feature_opts *o, int center)
+{
+	tfp_simhash_acc acc;
+	vec			v = {0};
+	uint64_t	nhan,
+				fp;
+
+	tfp_extract_features_counted(s, len, o, vsink, &v, &nhan);
+	tfp_simhash_init(&acc);
+	tfp_simhash_add(&acc, v.h, v.n);
+	fp = center ? tfp_simhash_finish_centered(&acc, nhan, o->ngram, o->shingle)
+		: tfp_simhash_finish(&acc);
+	free(v.h);
+	return fp;
+}
+
+static void
+lazy_sink(void *a, const uint64_t *h, size_t n)
+{
+	tfp_simhash_add(a, h, n);
+}
+
+/* as simhash_text() in src/simhash_fn.c */
+static uint64_t
+simhash_lazy(const char *s, size_t len, const tfp_feature_opts *o, int center,
+			 int *retried)
+{
+	tfp_simhash_acc acc;
+	uint64_t	nhan,
+				fp;
+
+	tfp_simhash_init_lazy(&acc);
+	tfp_extract_features_counted(s, len, o, lazy_sink, &acc, &nhan);
+	fp = center ? tfp_simhash_finish_centered(&acc, nhan, o->ngram, o->shingle)
+		: tfp_simhash_finish(&acc);
+	if (acc.needs_tie)
+	{
+		*retried += 1;
+		acc.tie = 0;
+		tfp_extract_features(s, len, o, tfp_simhash_tie_sink, &acc.tie);
+		acc.lazy_tie = 0;
+		fp = center ? tfp_simhash_finish_centered(&acc, nhan, o->ngram, o->shingle)
+			: tfp_simhash_finish(&acc);
+	}
+	return fp;
+}
+
+int
+main(void)
+{
+	static char text[70000];
+	int			t,
+				ok = 1,
+				cases = 0,
+				retried = 0;
+	char		what[200];
+
+	/* random texts, every option set, and every prefix of some of them */
+	for (t = 0; t < 1500 && ok; t++)
+	{
+		size_t		len = 0;
+		int			pieces = 1 + (int) rnd(t % 10 == 0 ? 400 : 40);
+		int			ngram,
+					shingle;
+		unsigned	fold;
+
+		while (pieces-- > 0 && len < sizeof(text) - 400)
+			len += piece(text + len);
+		for (ngram = 1; ngram <= 6 && ok; ngram++)
+			for (shingle = 1; shingle <= 4 && ok; shingle++)
+				for (fold = 0; fold < 8 && ok; fold++)
+				{
+					tfp_feature_opts o = {ngram, shingle, fold};
+
+					cases++;
+					if (!same_features(text, len, &o))
+					{
+						ok = 0;
+						snprintf(what, sizeof(what),
+								 "text %d differs: ngram %d shingle %d fold %u", t, ngram, shingle, fold);
+					}
+				}
+		if (t % 50 == 0)
+		{
+			tfp_feature_opts o = {2, 1, 7};
+			size_t		cut;
+
+			for (cut = 0; cut <= len && ok; cut++)
+			{
+				cases++;
+				if (!same_features(text, cut, &o))
+				{
+					ok = 0;
+					snprintf(what, sizeof(what), "text %d cut at %zu differs", t, cut);
+				}
+			}
+		}
+	}
+	if (ok)
+		snprintf(what, sizeof(what),
+				 "fast paths give the general code's features (%d cases)", cases);
+	check(ok, what);
+
+	/* a long han run crossing the tick, and long words, against the general code */
+	{
+		size_t		len = 0;
+		tfp_feature_opts o = {2, 1, 7};
+		tfp_feature_opts o5 = {5, 3, 7};
+
+		while (len + 3 < sizeof(text))
+			len += put(text + len, (len / 3) % 7 ? "\xe4\xb8\xad" : "\xe5\x9c\x8b");
+		check(same_features(text, len, &o) && same_features(text, len, &o5),
+			  "a 70 KB han run across the interrupt tick");
+		memset(text, 'A', 5000);
+		text[2500] = ' ';
+		check(same_features(text, 5000, &o) && same_features(text, 5000, &o5),
+			  "words longer than the word buffer");
+	}
+
+	/* lazy tie-breaker == eager, on short texts (many ties) and long ones */
+	ok = 1;
+	for (t = 0; t < 3000 && ok; t++)
+	{
+		size_t		len = 0;
+		int			pieces = 1 + (int) rnd(t % 3 ? 3 : 60);
+		int			center;
+		tfp_feature_opts o = {1 + (int) rnd(3), 1 + (int) rnd(3), 7};
+
+		while (pieces-- > 0)
+			len += piece(text + len);
+		for (center = 0; center <= 1; center++)
+			if (simhash_eager(text, len, &o, center) != simhash_lazy(text, len, &o, center, &retried))
+			{
+				ok = 0;
+				snprintf(what, sizeof(what), "lazy tie differs on text %d (center %d) %016llx %016llx len %zu", t, center,
+					(unsigned long long) simhash_eager(text, len, &o, center), (unsigned long long) simhash_lazy(text, len, &o, center, &retried), len);
+			}
+	}
+	if (ok)
+		snprintf(what, sizeof(what),
+				 "lazy tie-breaker gives the eager fingerprints (%d of 6000 needed T)", retried);
+	check(ok && retried > 100, what);
+
+	printf("1..%d\n", ntest);
+	return nfail ? 1 : 0;
+}
