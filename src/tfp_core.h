@@ -89,6 +89,9 @@ extern uint64_t tfp_extract_features_counted(const char *utf8, size_t len,
  * code, which gives the same features (for tests). */
 extern int	tfp_extract_fastpath;
 
+/* XXH3_64bits_withSeed of len <= 16 bytes, as the extractor computes it */
+extern uint64_t tfp_xxh3_upto16(const void *p, size_t len, uint64_t seed);
+
 /* Hash of a caller-supplied token (its UTF-8 bytes, unfolded). */
 extern uint64_t tfp_token_hash(const char *utf8, size_t len);
 
@@ -117,6 +120,7 @@ extern int	tfp_utf8_encode(uint32_t cp, unsigned char *out);
 typedef struct tfp_simhash_acc
 {
 	uint64_t	lanes[8];		/* byte counters: lanes[j] byte i = bit 8j+i */
+	uint64_t	planes[4];		/* carry-save words of weight 1, 2, 4, 8 */
 	uint32_t	pending;		/* bound on the largest byte counter (<= 255) */
 	uint64_t	total;			/* features added */
 	uint64_t	tie;			/* T: sum of tfp_fmix64(h) */

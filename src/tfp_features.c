@@ -54,6 +54,31 @@ xxh3_pair(uint32_t c, uint32_t d)
 	return XXH3_64bits_withSeed(buf, 8, TFP_SEED_HAN);
 }
 
+/*
+ * XXH3_64bits_withSeed of 0..16 bytes: with xxHash 0.8 (whose XXH3 output is
+ * frozen) the library's own short-input routine, inlined with the default
+ * secret; otherwise the public function.  test/unit/test_fastpath.c checks
+ * it against XXH3_64bits_withSeed at every length.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+xxh3_upto16(const unsigned char *p, size_t len, uint64_t seed)
+{
+#if XXH_VERSION_MAJOR == 0 && XXH_VERSION_MINOR == 8
+	return XXH3_len_0to16_64b(p, len, XXH3_kSecret, seed);
+#else
+	return XXH3_64bits_withSeed(p, len, seed);
+#endif
+}
+
+uint64_t
+tfp_xxh3_upto16(const void *p, size_t len, uint64_t seed)
+{
+	return xxh3_upto16(p, len, seed);
+}
+
 static inline void
 put_le32(unsigned char *b, uint32_t c)
 {
@@ -61,6 +86,19 @@ put_le32(unsigned char *b, uint32_t c)
 	b[1] = (unsigned char) (c >> 8);
 	b[2] = (unsigned char) (c >> 16);
 	b[3] = (unsigned char) (c >> 24);
+}
+
+/* the one-character han feature: its code point as a 4-byte key */
+#if defined(__GNUC__)
+__attribute__((flatten))
+#endif
+static inline uint64_t
+xxh3_one(uint32_t c)
+{
+	unsigned char buf[4];
+
+	put_le32(buf, c);
+	return XXH3_64bits_withSeed(buf, 4, TFP_SEED_HAN);
 }
 
 /* ------------------------------------------------------------------------
@@ -384,6 +422,9 @@ word_add(extractor *x, const unsigned char *b, size_t len)
 	x->wlen += len;
 }
 
+#if defined(__GNUC__)
+__attribute__((flatten))
+#endif
 static uint64_t
 shingle_hash(extractor *x, uint64_t last, int k)
 {
@@ -395,10 +436,27 @@ shingle_hash(extractor *x, uint64_t last, int k)
 	{
 		uint64_t	h = x->words[(last - (k - 1) + i) & (RING - 1)];
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(buf + i * 8, &h, 8);
+		(void) j;
+#else
 		for (j = 0; j < 8; j++)
 			buf[i * 8 + j] = (unsigned char) (h >> (8 * j));
+#endif
 	}
-	return xxh3(buf, 8 * (size_t) k, TFP_SEED_SHINGLE);
+	/* constant lengths for the common sizes, so the inlined XXH3 is
+	 * specialised */
+	switch (k)
+	{
+		case 2:
+			return XXH3_64bits_withSeed(buf, 16, TFP_SEED_SHINGLE);
+		case 3:
+			return XXH3_64bits_withSeed(buf, 24, TFP_SEED_SHINGLE);
+		case 4:
+			return XXH3_64bits_withSeed(buf, 32, TFP_SEED_SHINGLE);
+		default:
+			return xxh3(buf, 8 * (size_t) k, TFP_SEED_SHINGLE);
+	}
 }
 
 /* A word with hash h is complete: it is a feature, or ends a shingle. */
@@ -522,12 +580,15 @@ int			tfp_extract_fastpath = 1;
 /*
  * For each 3-byte UTF-8 code point (U+0800..U+FFFF) and fold flags: the
  * folded code point | HAN_SIMPLE if the code point folds to one code point
- * of class han, else 0 (surrogates, and U+0000..U+07FF which would be
- * overlong here, are 0 too).  Such a character starts or extends a han
- * run as a plain unit.  Built on first use per flag combination (about a
+ * of class han (such a character starts or extends a han run as a plain
+ * unit); SEP_SIMPLE if it folds to separators only (it ends a word and a
+ * han run, and nothing else); else 0 (also surrogates, and U+0000..U+07FF,
+ * which would be overlong here).  Built on first use per flag combination (about a
  * millisecond); 256 KB each, of which a text touches only its scripts' pages.
  */
 #define HAN_SIMPLE	UINT32_C(0x80000000)
+#define SEP_SIMPLE	UINT32_C(0x40000000)
+#define CP_MASK		UINT32_C(0x001FFFFF)
 #define FAST_FLAGS	8
 static uint32_t han_fast[FAST_FLAGS][0x10000];
 static unsigned char han_fast_ready[FAST_FLAGS];
@@ -547,9 +608,19 @@ han_fast_table(unsigned fold)
 
 			if (cp >= 0xD800 && cp <= 0xDFFF)
 				continue;
-			if (tfp_cp_fold_inline(cp, fold & 7, out) == 1 &&
-				tfp_cp_class_inline(out[0]) == TFP_CC_HAN)
+			int			n = tfp_cp_fold_inline(cp, fold & 7, out),
+						i;
+
+			if (n == 1 && tfp_cp_class_inline(out[0]) == TFP_CC_HAN)
 				t[cp] = out[0] | HAN_SIMPLE;
+			else
+			{
+				for (i = 0; i < n; i++)
+					if (tfp_cp_class_inline(out[i]) != TFP_CC_SEP)
+						break;
+				if (n > 0 && i == n)
+					t[cp] = SEP_SIMPLE;
+			}
 		}
 		han_fast_ready[fold & 7] = 1;
 	}
@@ -567,22 +638,54 @@ han_fast_entry(const uint32_t *t, const unsigned char *s)
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /*
- * The steady state of han_run_fast() for bigrams: the open unit (cur) and
- * the one before it (prev) are plain units of this run.  Each further plain
- * character closes cur, giving the bigram (prev, cur).  The state lives in
- * locals and is written back at the end (the ring gets the last two units,
- * all the general code can look at for bigrams).  A character is read as a
- * 4-byte little-endian word w: lead byte 1110xxxx and two continuation bytes
+ * Han text for bigrams, from inside a run: the open unit (ring[run_len]) and,
+ * if run_len > 0, the unit before it are plain characters.  Plain han
+ * characters extend the run (closing the open unit gives the bigram of the
+ * last two); a separator (SEP_SIMPLE) ends the run as han_end_run() does,
+ * and the next han character begins a new one; an ASCII byte next ends the
+ * run too (ASCII is never a mark, so the open unit is complete).  Anything
+ * else stops the loop.  The state lives in locals and is written back at
+ * the end; the ring gets the open unit and the one before it, all the
+ * general code reads for bigrams.  A character is read as a 4-byte
+ * little-endian word w: lead byte 1110xxxx and two continuation bytes
  * 10xxxxxx are (w & 0xC0C0F0) == 0x8080E0.
  */
 static size_t
 han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
-				 const uint32_t *t, uint32_t prev, uint32_t cur)
+				 const uint32_t *t)
 {
 	uint64_t	run = x->run_len;
+	int			open = x->han_open;
+	uint32_t	cur = x->ring[run & (RING - 1)].cp[0];
+	uint32_t	prev = run > 0 ? x->ring[(run - 1) & (RING - 1)].cp[0] : 0;
 	uint64_t	nhan = x->nhan;
 	size_t		nb = x->nbatch;
-	unit	   *u;
+
+#define FAST_EMIT(h) \
+	do { \
+		nhan++; \
+		x->batch[nb++] = (h); \
+		if (nb == TFP_BATCH) \
+		{ \
+			x->sink(x->arg, x->batch, nb); \
+			x->nfeatures += nb; \
+			nb = 0; \
+		} \
+	} while (0)
+	/* han_end_run(): close the open unit; a one-unit run is one feature */
+#define FAST_END_RUN() \
+	do { \
+		if (open) \
+		{ \
+			run++; \
+			if (run >= 2) \
+				FAST_EMIT(xxh3_pair(prev, cur)); \
+			else \
+				FAST_EMIT(xxh3_one(cur)); \
+		} \
+		run = 0; \
+		open = 0; \
+	} while (0)
 
 	while (pos + 4 <= limit)
 	{
@@ -593,81 +696,237 @@ han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 		if ((w & 0xC0C0F0) != 0x8080E0)
 			break;
 		e = t[((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F)];
-		if (e == 0)
-			break;
-		pos += 3;
-		run++;
-		nhan++;
-		x->batch[nb++] = xxh3_pair(prev, cur);
-		if (nb == TFP_BATCH)
+		if (e & HAN_SIMPLE)
 		{
-			x->sink(x->arg, x->batch, nb);
-			x->nfeatures += nb;
-			nb = 0;
+			pos += 3;
+			if (open)
+			{
+				run++;
+				if (run >= 2)
+					FAST_EMIT(xxh3_pair(prev, cur));
+				prev = cur;
+			}
+			cur = e & CP_MASK;
+			open = 1;
 		}
-		prev = cur;
-		cur = e & ~HAN_SIMPLE;
+		else if (e & SEP_SIMPLE)
+		{
+			pos += 3;
+			FAST_END_RUN();
+		}
+		else
+			break;
 	}
+	if (pos < limit && s[pos] < 0x80)
+		FAST_END_RUN();
+#undef FAST_END_RUN
+#undef FAST_EMIT
+
 	x->run_len = run;
+	x->han_open = open;
 	x->nhan = nhan;
 	x->nbatch = nb;
-	u = &x->ring[(run - 1) & (RING - 1)];
-	u->cp[0] = prev;
-	u->n = 1;
-	u = &x->ring[run & (RING - 1)];
-	u->cp[0] = cur;
-	u->n = 1;
+	if (open)
+	{
+		x->ring[run & (RING - 1)].cp[0] = cur;
+		x->ring[run & (RING - 1)].n = 1;
+		if (run > 0)
+		{
+			x->ring[(run - 1) & (RING - 1)].cp[0] = prev;
+			x->ring[(run - 1) & (RING - 1)].n = 1;
+		}
+	}
 	return pos;
+}
+#endif
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * XXH3 of m (1..6) code points as 32-bit little-endian integers (on a
+ * little-endian machine, their array), with constant lengths so each call is
+ * specialised.
+ */
+#if defined(__GNUC__)
+__attribute__((flatten))
+#endif
+static uint64_t
+hash_cps(const uint32_t *p, int m)
+{
+	switch (m)
+	{
+		case 1:
+			return XXH3_64bits_withSeed(p, 4, TFP_SEED_HAN);
+		case 2:
+			return XXH3_64bits_withSeed(p, 8, TFP_SEED_HAN);
+		case 3:
+			return XXH3_64bits_withSeed(p, 12, TFP_SEED_HAN);
+		case 4:
+			return XXH3_64bits_withSeed(p, 16, TFP_SEED_HAN);
+		case 5:
+			return XXH3_64bits_withSeed(p, 20, TFP_SEED_HAN);
+		default:
+			return XXH3_64bits_withSeed(p, 24, TFP_SEED_HAN);
+	}
+}
+
+#define NGRAM_FAST_MAX	6
+#define LIN				64
+
+/*
+ * han_bigrams_fast() for n-grams of 3..NGRAM_FAST_MAX: the same loop, with
+ * the last code points of the run in a linear buffer lin[] (an n-gram is n
+ * consecutive entries, hashed in place).  On entry the open unit and the
+ * n - 1 closed units before it (or all of the run, if shorter) are plain.
+ */
+static size_t
+han_ngrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
+				const uint32_t *t, int n)
+{
+	uint32_t	lin[LIN];
+	uint64_t	run = x->run_len;
+	int			open = x->han_open;
+	uint64_t	nhan = x->nhan;
+	size_t		nb = x->nbatch;
+	size_t		cnt,
+				m,
+				i;
+
+	m = run < (uint64_t) (n - 1) ? (size_t) run : (size_t) (n - 1);
+	for (i = 0; i <= m; i++)
+		lin[i] = x->ring[(run - m + i) & (RING - 1)].cp[0];
+	cnt = m + 1;
+
+#define FAST_EMIT(h) \
+	do { \
+		nhan++; \
+		x->batch[nb++] = (h); \
+		if (nb == TFP_BATCH) \
+		{ \
+			x->sink(x->arg, x->batch, nb); \
+			x->nfeatures += nb; \
+			nb = 0; \
+		} \
+	} while (0)
+#define FAST_CLOSE() \
+	do { \
+		run++; \
+		if (run >= (uint64_t) n) \
+			FAST_EMIT(hash_cps(lin + cnt - n, n)); \
+	} while (0)
+#define FAST_END_RUN() \
+	do { \
+		if (open) \
+			FAST_CLOSE(); \
+		if (run > 0 && run < (uint64_t) n) \
+			FAST_EMIT(hash_cps(lin + cnt - run, (int) run)); \
+		run = 0; \
+		open = 0; \
+		cnt = 0; \
+	} while (0)
+
+	while (pos + 4 <= limit)
+	{
+		uint32_t	w,
+					e;
+
+		memcpy(&w, s + pos, 4);
+		if ((w & 0xC0C0F0) != 0x8080E0)
+			break;
+		e = t[((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F)];
+		if (e & HAN_SIMPLE)
+		{
+			pos += 3;
+			if (open)
+				FAST_CLOSE();
+			if (cnt == LIN)
+			{
+				memmove(lin, lin + LIN - (n - 1), (size_t) (n - 1) * sizeof(uint32_t));
+				cnt = (size_t) (n - 1);
+			}
+			lin[cnt++] = e & CP_MASK;
+			open = 1;
+		}
+		else if (e & SEP_SIMPLE)
+		{
+			pos += 3;
+			FAST_END_RUN();
+		}
+		else
+			break;
+	}
+	if (pos < limit && s[pos] < 0x80)
+		FAST_END_RUN();
+#undef FAST_END_RUN
+#undef FAST_CLOSE
+#undef FAST_EMIT
+
+	x->run_len = run;
+	x->han_open = open;
+	x->nhan = nhan;
+	x->nbatch = nb;
+	if (open)
+		for (i = 0; i < cnt && i < (size_t) n; i++)
+		{
+			x->ring[(run - i) & (RING - 1)].cp[0] = lin[cnt - 1 - i];
+			x->ring[(run - i) & (RING - 1)].n = 1;
+		}
+	return pos;
+}
+
+/* the open unit and the n - 1 closed units before it (or the whole run) are
+ * plain: han_ngrams_fast() can take over */
+static inline int
+run_tail_plain(const extractor *x, int n)
+{
+	uint64_t	m = x->run_len < (uint64_t) (n - 1) ? x->run_len : (uint64_t) (n - 1);
+	uint64_t	i;
+
+	for (i = 0; i <= m; i++)
+		if (x->ring[(x->run_len - i) & (RING - 1)].n != 1)
+			return 0;
+	return 1;
 }
 #endif
 
 /*
  * A han run of plain characters: s[pos - 3 .. pos) was a character whose
- * entry is e; take it and every following such character before `limit`.
- * The first character goes through han_begin_unit() like any han unit (it
- * may close a unit with marks).  After it, every unit of the run is plain,
- * so closing a unit for the default bigrams is one XXH3 of two code points
- * held in registers; the ring is kept up to date for the general code.
- * Returns the position after the last character taken.
+ * entry is e (HAN_SIMPLE); take it and what follows as far as the fast code
+ * can, before `limit`.  The first character goes through han_begin_unit()
+ * like any han unit (it may close a unit with marks).  The rest is
+ * han_bigrams_fast() or han_ngrams_fast() once the units an n-gram would
+ * read are plain; until then, and for n-grams over NGRAM_FAST_MAX, each
+ * unit is closed by han_close_unit().  Returns the
+ * position after the last character taken.
  */
 static size_t
 han_run_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 			 const uint32_t *t, uint32_t e)
 {
-	uint32_t	cur = e & ~HAN_SIMPLE;
-	uint32_t	prev = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	int			ngram = x->o->ngram;
-	int			simple_prev = 0;	/* prev's unit is plain, and both in the
-									 * run */
+#endif
 
 	word_end(x);
-	han_begin_unit(x, cur);
-	while (pos + 3 <= limit && (e = han_fast_entry(t, s + pos)) != 0)
+	han_begin_unit(x, e & CP_MASK);
+	for (;;)
 	{
-		uint32_t	next = e & ~HAN_SIMPLE;
 		unit	   *u;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (ngram == 2 &&
+			(x->run_len == 0 || x->ring[(x->run_len - 1) & (RING - 1)].n == 1))
+			return han_bigrams_fast(x, s, pos, limit, t);
+		if (ngram >= 3 && ngram <= NGRAM_FAST_MAX && run_tail_plain(x, ngram))
+			return han_ngrams_fast(x, s, pos, limit, t, ngram);
+#endif
+		if (pos + 3 > limit || !((e = han_fast_entry(t, s + pos)) & HAN_SIMPLE))
+			break;
 		pos += 3;
-		if (ngram == 2 && simple_prev)
-		{
-			/* close the open unit (cur): the bigram (prev, cur) */
-			x->run_len++;
-			x->nhan++;
-			emit(x, xxh3_pair(prev, cur));
-		}
-		else
-			han_close_unit(x);
+		han_close_unit(x);
 		u = &x->ring[x->run_len & (RING - 1)];
-		u->cp[0] = next;
+		u->cp[0] = e & CP_MASK;
 		u->n = 1;
 		x->han_open = 1;
-		prev = cur;
-		cur = next;
-		simple_prev = 1;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		if (ngram == 2)
-			return han_bigrams_fast(x, s, pos, limit, t, prev, cur);
-#endif
 	}
 	return pos;
 }
@@ -698,6 +957,68 @@ swar_digit(uint64_t v)
 {
 	return in_range7(v & BYTES(0x7f), '0', '9') & ~v;
 }
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+/*
+ * Text of ASCII words and ASCII separators, the shape of most English text:
+ * at pos an ASCII word begins, and no word or han run is open.  Each word of
+ * at most 15 bytes that ends at an ASCII separator is classified and
+ * lower-cased eight bytes at a time into the word buffer, hashed and handed
+ * to word_done(); the ASCII separators after it are skipped (they only end
+ * words and han runs, and none is open).  Anything else -- a longer word, a
+ * word running into a non-ASCII character, fewer than 16 bytes before
+ * `limit` -- stops the loop with the state as the general code expects it.
+ * Returns the position reached.
+ */
+static size_t
+ascii_words_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
+				 int fold_case)
+{
+	unsigned char *w = x->wbuf;
+
+	while (pos + 16 <= limit)
+	{
+		uint64_t	v,
+					alpha,
+					word;
+		size_t		n;
+
+		memcpy(&v, s + pos, 8);
+		alpha = swar_alpha(v);
+		word = alpha | swar_digit(v);
+		if (fold_case)
+			v |= alpha >> 2;
+		memcpy(w, &v, 8);
+		if (word != BYTES(0x80))
+			n = (size_t) __builtin_ctzll(~word & BYTES(0x80)) >> 3;
+		else
+		{
+			uint64_t	v2,
+						alpha2,
+						word2;
+
+			memcpy(&v2, s + pos + 8, 8);
+			alpha2 = swar_alpha(v2);
+			word2 = alpha2 | swar_digit(v2);
+			if (word2 == BYTES(0x80))
+				break;			/* 16 bytes or more */
+			if (fold_case)
+				v2 |= alpha2 >> 2;
+			memcpy(w + 8, &v2, 8);
+			n = 8 + ((size_t) __builtin_ctzll(~word2 & BYTES(0x80)) >> 3);
+		}
+		if (n == 0 || s[pos + n] >= 0x80)
+			break;				/* the word goes on in non-ASCII text */
+		word_done(x, xxh3_upto16(w, n, TFP_SEED_WORD));
+		pos += n + 1;
+		while (pos < limit && s[pos] < 0x80 && !ascii_word[s[pos]])
+			pos++;
+		if (pos >= limit || !ascii_word[s[pos]])
+			break;
+	}
+	return pos;
+}
+#endif
 
 uint64_t
 tfp_extract_features(const char *utf8, size_t len, const tfp_feature_opts *opts,
@@ -748,6 +1069,18 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 				if (x->run_len || x->han_open)
 					han_end_run(x);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+				if (han_tab != NULL && !x->in_word)
+				{
+					size_t		p2 = ascii_words_fast(x, s, pos,
+													  len < next_tick ? len : next_tick,
+													  fold_case);
+
+					if (p2 != pos)
+					{
+						pos = p2;
+						continue;
+					}
+				}
 				if (tfp_extract_fastpath && !x->streaming)
 				{
 					/*
@@ -872,7 +1205,7 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 			{
 				uint32_t	e = han_fast_entry(han_tab, s + pos);
 
-				if (e != 0)
+				if (e & HAN_SIMPLE)
 				{
 					/* stop at the next tick, so that is still checked */
 					pos = han_run_fast(x, s, pos + 3,

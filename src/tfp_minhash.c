@@ -16,6 +16,7 @@ tfp_minhash_init(tfp_minhash_acc *acc, int k, uint32_t *vals, uint8_t *full)
 	acc->vals = vals;
 	acc->full = full;
 	memset(full, 0, (size_t) k);
+	memset(vals, 0xFF, (size_t) k * sizeof(uint32_t));
 }
 
 void
@@ -32,14 +33,10 @@ tfp_minhash_add(tfp_minhash_acc *acc, const uint64_t *hashes, size_t n)
 		uint32_t	bin = (uint32_t) (((g >> 32) * k) >> 32);
 		uint32_t	v = (uint32_t) g;
 
-		if (!full[bin])
-		{
-			full[bin] = 1;
-			acc->nonempty++;
-			vals[bin] = v;
-		}
-		else if (v < vals[bin])
-			vals[bin] = v;
+		/* branch-free: vals[] start at UINT32_MAX, full[] records the bins
+		 * hit (counted in tfp_minhash_finish) */
+		full[bin] = 1;
+		vals[bin] = v < vals[bin] ? v : vals[bin];
 	}
 }
 
@@ -49,6 +46,9 @@ tfp_minhash_finish(tfp_minhash_acc *acc)
 	int			k = acc->k;
 	int			i;
 
+	acc->nonempty = 0;
+	for (i = 0; i < k; i++)
+		acc->nonempty += acc->full[i];
 	if (acc->nonempty == 0)
 		return 0;
 	if (acc->nonempty == (uint32_t) k)

@@ -98,17 +98,22 @@ add_lanes(tfp_simhash_acc *acc, uint64_t h, uint64_t times)
 
 /*
  * Add n hashes.  Blocks of 16 go through a carry-save adder network
- * (Harley-Seal): 11 full and 4 half adders on whole words turn 16 words of
- * weight 1 into five words of weight 1, 2, 4, 8 and 16 whose weighted sum,
- * position by position, is the number of 1 bits among the 16; only those
- * five are added to the byte counters.  `pending` bounds the largest byte
- * counter (a block adds at most 31, a single hash 1), and the counters are
- * flushed before it could pass 255.
+ * (Harley-Seal): the accumulator keeps four words of weight 1, 2, 4 and 8
+ * (planes[]) whose weighted sum, position by position, is a count not yet
+ * in the byte counters; 15 full adders per block fold 16 hashes into them
+ * and carry out one word of weight 16, the only word added to the byte
+ * counters.  `pending` bounds the largest byte counter (a block adds at
+ * most 16, a single hash 1), and the counters are flushed before it could
+ * pass 255.  settle() adds the planes at the end.
  */
 void
 tfp_simhash_add(tfp_simhash_acc *acc, const uint64_t *hashes, size_t n)
 {
 	size_t		k;
+	uint64_t	ones = acc->planes[0],
+				twos = acc->planes[1],
+				fours = acc->planes[2],
+				eights = acc->planes[3];
 
 	if (!acc->lazy_tie)
 		tfp_simhash_tie_sink(&acc->tie, hashes, n);
@@ -116,40 +121,39 @@ tfp_simhash_add(tfp_simhash_acc *acc, const uint64_t *hashes, size_t n)
 	for (k = 0; k + 16 <= n; k += 16)
 	{
 		const uint64_t *h = hashes + k;
-		uint64_t	a1c, a1s, a2c, a2s, a3c, a3s, a4c, a4s, a5c, a5s;
-		uint64_t	b1c, b1s, b2c, b2s, c1c, c1s, c2c, c2s, c3c, c3s;
-		uint64_t	e1c, e1s, cy2, cy4, cy8;
-		uint64_t	ones, twos, fours, eights, sixteens;
+		uint64_t	twos_a,
+					twos_b,
+					fours_a,
+					fours_b,
+					eights_a,
+					eights_b,
+					sixteens;
 
-		/* weight 1: h0..h15 */
-		CSA(a1c, a1s, h[0], h[1], h[2]);
-		CSA(a2c, a2s, h[3], h[4], h[5]);
-		CSA(a3c, a3s, h[6], h[7], h[8]);
-		CSA(a4c, a4s, h[9], h[10], h[11]);
-		CSA(a5c, a5s, h[12], h[13], h[14]);
-		CSA(b1c, b1s, a1s, a2s, a3s);
-		CSA(b2c, b2s, a4s, a5s, h[15]);
-		HA(cy2, ones, b1s, b2s);
-		/* weight 2: a1c..a5c, b1c, b2c, cy2 */
-		CSA(c1c, c1s, a1c, a2c, a3c);
-		CSA(c2c, c2s, a4c, a5c, b1c);
-		CSA(c3c, c3s, b2c, cy2, c1s);
-		HA(cy4, twos, c2s, c3s);
-		/* weight 4: c1c, c2c, c3c, cy4 */
-		CSA(e1c, e1s, c1c, c2c, c3c);
-		HA(cy8, fours, e1s, cy4);
-		/* weight 8: e1c, cy8 */
-		HA(sixteens, eights, e1c, cy8);
+		CSA(twos_a, ones, ones, h[0], h[1]);
+		CSA(twos_b, ones, ones, h[2], h[3]);
+		CSA(fours_a, twos, twos, twos_a, twos_b);
+		CSA(twos_a, ones, ones, h[4], h[5]);
+		CSA(twos_b, ones, ones, h[6], h[7]);
+		CSA(fours_b, twos, twos, twos_a, twos_b);
+		CSA(eights_a, fours, fours, fours_a, fours_b);
+		CSA(twos_a, ones, ones, h[8], h[9]);
+		CSA(twos_b, ones, ones, h[10], h[11]);
+		CSA(fours_a, twos, twos, twos_a, twos_b);
+		CSA(twos_a, ones, ones, h[12], h[13]);
+		CSA(twos_b, ones, ones, h[14], h[15]);
+		CSA(fours_b, twos, twos, twos_a, twos_b);
+		CSA(eights_b, fours, fours, fours_a, fours_b);
+		CSA(sixteens, eights, eights, eights_a, eights_b);
 
-		if (acc->pending + 31 > FLUSH_EVERY)
+		if (acc->pending + 16 > FLUSH_EVERY)
 			flush(acc);
-		add_lanes(acc, ones, 1);
-		add_lanes(acc, twos, 2);
-		add_lanes(acc, fours, 4);
-		add_lanes(acc, eights, 8);
 		add_lanes(acc, sixteens, 16);
-		acc->pending += 31;
+		acc->pending += 16;
 	}
+	acc->planes[0] = ones;
+	acc->planes[1] = twos;
+	acc->planes[2] = fours;
+	acc->planes[3] = eights;
 	for (; k < n; k++)
 	{
 		if (acc->pending + 1 > FLUSH_EVERY)
@@ -160,13 +164,27 @@ tfp_simhash_add(tfp_simhash_acc *acc, const uint64_t *hashes, size_t n)
 	acc->total += n;
 }
 
+/* Add the carry-save planes to the byte counters, and those to ones[]. */
+static void
+settle(tfp_simhash_acc *acc)
+{
+	if (acc->pending + 15 > FLUSH_EVERY)
+		flush(acc);
+	add_lanes(acc, acc->planes[0], 1);
+	add_lanes(acc, acc->planes[1], 2);
+	add_lanes(acc, acc->planes[2], 4);
+	add_lanes(acc, acc->planes[3], 8);
+	memset(acc->planes, 0, sizeof(acc->planes));
+	flush(acc);
+}
+
 uint64_t
 tfp_simhash_finish(tfp_simhash_acc *acc)
 {
 	uint64_t	fp = 0;
 	int			i;
 
-	flush(acc);
+	settle(acc);
 	for (i = 0; i < 64; i++)
 	{
 		uint64_t	twice = 2 * acc->ones[i];
@@ -193,7 +211,7 @@ tfp_simhash_finish_centered(tfp_simhash_acc *acc, uint64_t nhan, int ngram,
 	uint64_t	fp = 0;
 	int			i;
 
-	flush(acc);
+	settle(acc);
 	nw = (int64_t) acc->total - nh;
 	for (i = 0; i < 64; i++)
 	{

@@ -20,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "tfp_core.h"
 #include "tap.h"
 
@@ -264,6 +267,27 @@ main(void)
 		text[2500] = ' ';
 		check(same_features(text, 5000, &o) && same_features(text, 5000, &o5),
 			  "words longer than the word buffer");
+	}
+
+	/* the inlined short XXH3 == the library's, at every length 0..16 */
+	{
+		unsigned char b[16];
+		int			i,
+					len,
+					same = 1;
+
+		for (i = 0; i < 20000; i++)
+			for (len = 0; len <= 16; len++)
+			{
+				uint64_t	seed = i % 3 ? TFP_SEED_WORD : ((uint64_t) rnd(1u << 31) << 32) | rnd(1u << 31);
+				int			j;
+
+				for (j = 0; j < 16; j++)
+					b[j] = (unsigned char) rnd(256);
+				if (tfp_xxh3_upto16(b, (size_t) len, seed) != XXH3_64bits_withSeed(b, (size_t) len, seed))
+					same = 0;
+			}
+		check(same, "tfp_xxh3_upto16 equals XXH3_64bits_withSeed for 0..16 bytes");
 	}
 
 	/* lazy tie-breaker == eager, on short texts (many ties) and long ones */
