@@ -638,6 +638,36 @@ han_fast_entry(const uint32_t *t, const unsigned char *s)
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /*
+ * han_entry() reading the character as a 4-byte little-endian word w (4
+ * bytes must be readable): lead byte 1110xxxx and two continuation bytes
+ * 10xxxxxx are (w & 0xC0C0F0) == 0x8080E0.
+ */
+static inline uint32_t
+han_entry_le(const uint32_t *t, const unsigned char *p)
+{
+	uint32_t	w;
+
+	memcpy(&w, p, 4);
+	if ((w & 0xC0C0F0) != 0x8080E0)
+		return 0;
+	return t[((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F)];
+}
+
+/* emit a han feature from the fast loops, whose state is in the locals
+ * nhan and nb */
+#define FAST_EMIT(h) \
+	do { \
+		nhan++; \
+		x->batch[nb++] = (h); \
+		if (nb == TFP_BATCH) \
+		{ \
+			x->sink(x->arg, x->batch, nb); \
+			x->nfeatures += nb; \
+			nb = 0; \
+		} \
+	} while (0)
+
+/*
  * Han text for bigrams, from inside a run: the open unit (ring[run_len]) and,
  * if run_len > 0, the unit before it are plain characters.  Plain han
  * characters extend the run (closing the open unit gives the bigram of the
@@ -646,9 +676,7 @@ han_fast_entry(const uint32_t *t, const unsigned char *s)
  * run too (ASCII is never a mark, so the open unit is complete).  Anything
  * else stops the loop.  The state lives in locals and is written back at
  * the end; the ring gets the open unit and the one before it, all the
- * general code reads for bigrams.  A character is read as a 4-byte
- * little-endian word w: lead byte 1110xxxx and two continuation bytes
- * 10xxxxxx are (w & 0xC0C0F0) == 0x8080E0.
+ * general code reads for bigrams.
  */
 static size_t
 han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
@@ -661,17 +689,6 @@ han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 	uint64_t	nhan = x->nhan;
 	size_t		nb = x->nbatch;
 
-#define FAST_EMIT(h) \
-	do { \
-		nhan++; \
-		x->batch[nb++] = (h); \
-		if (nb == TFP_BATCH) \
-		{ \
-			x->sink(x->arg, x->batch, nb); \
-			x->nfeatures += nb; \
-			nb = 0; \
-		} \
-	} while (0)
 	/* han_end_run(): close the open unit; a one-unit run is one feature */
 #define FAST_END_RUN() \
 	do { \
@@ -689,13 +706,8 @@ han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 
 	while (pos + 4 <= limit)
 	{
-		uint32_t	w,
-					e;
+		uint32_t	e = han_entry_le(t, s + pos);
 
-		memcpy(&w, s + pos, 4);
-		if ((w & 0xC0C0F0) != 0x8080E0)
-			break;
-		e = t[((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F)];
 		if (e & HAN_SIMPLE)
 		{
 			pos += 3;
@@ -720,7 +732,6 @@ han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 	if (pos < limit && s[pos] < 0x80)
 		FAST_END_RUN();
 #undef FAST_END_RUN
-#undef FAST_EMIT
 
 	x->run_len = run;
 	x->han_open = open;
@@ -796,17 +807,6 @@ han_ngrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 		lin[i] = x->ring[(run - m + i) & (RING - 1)].cp[0];
 	cnt = m + 1;
 
-#define FAST_EMIT(h) \
-	do { \
-		nhan++; \
-		x->batch[nb++] = (h); \
-		if (nb == TFP_BATCH) \
-		{ \
-			x->sink(x->arg, x->batch, nb); \
-			x->nfeatures += nb; \
-			nb = 0; \
-		} \
-	} while (0)
 #define FAST_CLOSE() \
 	do { \
 		run++; \
@@ -826,13 +826,8 @@ han_ngrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 
 	while (pos + 4 <= limit)
 	{
-		uint32_t	w,
-					e;
+		uint32_t	e = han_entry_le(t, s + pos);
 
-		memcpy(&w, s + pos, 4);
-		if ((w & 0xC0C0F0) != 0x8080E0)
-			break;
-		e = t[((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F)];
 		if (e & HAN_SIMPLE)
 		{
 			pos += 3;
@@ -858,7 +853,6 @@ han_ngrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 		FAST_END_RUN();
 #undef FAST_END_RUN
 #undef FAST_CLOSE
-#undef FAST_EMIT
 
 	x->run_len = run;
 	x->han_open = open;
@@ -872,6 +866,8 @@ han_ngrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 		}
 	return pos;
 }
+
+#undef FAST_EMIT
 
 /* the open unit and the n - 1 closed units before it (or the whole run) are
  * plain: han_ngrams_fast() can take over */
