@@ -416,6 +416,27 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 			p++;
 			continue;
 		}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/*
+		 * fastest path: a 3-byte sequence read as a little-endian word w
+		 * (lead 1110xxxx, two continuation bytes 10xxxxxx).  An overlong
+		 * form or a surrogate gives a code point below U+0800 or in
+		 * U+D800..U+DFFF, which has no reading and starts no phrase, like
+		 * the U+FFFD utf8_next() gives for the same three bytes.
+		 */
+		if (end - p >= 4)
+		{
+			uint32_t	w;
+
+			memcpy(&w, p, 4);
+			if ((w & 0xC0C0F0) == 0x8080E0)
+			{
+				cp = ((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F);
+				p += 3;
+				goto bmp;
+			}
+		}
+#endif
 		/* fast path: a well-formed 3-byte sequence (all BMP Han) */
 		if ((p[0] & 0xF0) == 0xE0 && end - p >= 3 &&
 			(p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
@@ -429,6 +450,7 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 			cp = utf8_next(&p, end);
 		if (cp < 0x10000)
 		{
+	bmp:
 			info = bmp_info[cp];
 			if (TFP_UNLIKELY(info & INFO_START) &&
 				((info & INFO_SINGLE) || next_pair_maybe(cp, p, end)))

@@ -93,6 +93,14 @@ main(void)
 	check_letters("中华人民共和国", "zhrmghg");
 	check_letters("Hello 世界 ok", "sj");
 	check_letters("", "");
+	/* malformed UTF-8 between Han characters: overlong, surrogate,
+	 * truncated, stray continuation bytes -- no letter, and the neighbours
+	 * keep theirs (also at the end, where fewer than 4 bytes remain) */
+	check_letters("\xe4\xb8\xad\xe0\x80\x80\xe6\x96\x87", "zw");
+	check_letters("\xe4\xb8\xad\xed\xa0\x80\xe6\x96\x87", "zw");
+	check_letters("\xe4\xb8\xad\xe4\xb8\xe6\x96\x87\x80\xbf", "zw");
+	check_letters("\xe4\xb8\xad\xed\xa0\x80", "z");
+	check_letters("\xe4\xb8\xad\xe0\x80\x80 \xe6\x96\x87", "zw");
 	{
 		/* letters = initials without spaces, on Han-only text */
 		const char *t = "银行行长会计重新长大还是重庆音乐角色便宜厦门标识校验粘贴命令行运行数据调试解调器系统体系上一行";
