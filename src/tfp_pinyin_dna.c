@@ -104,7 +104,9 @@ typedef struct dna_thresholds
 	int			n;
 	int			levels;
 	uint32_t	t[TFP_DNA_BUCKETS][TFP_DNA_MAX_LEVELS - 1];
-	uint8_t		digit[TFP_DNA_BUCKETS][TFP_DNA_MAX_WINDOW + 1];	/* by count */
+	/* by count: the digit times its place value, levels^(20 - b), so a
+	 * DNA is the sum over the buckets (the same number as Horner's rule) */
+	uint64_t	place[TFP_DNA_BUCKETS][TFP_DNA_MAX_WINDOW + 1];
 } dna_thresholds;
 
 static void
@@ -135,9 +137,13 @@ compute_thresholds(dna_thresholds *th, int n, int levels)
 			th->t[b][j++ - 1] = (uint32_t) n + 1;
 		for (int c = 0, d = 0; c <= n; c++)
 		{
+			uint64_t	pv = 1;
+
 			while (d < levels - 1 && (uint32_t) c >= th->t[b][d])
 				d++;
-			th->digit[b][c] = (uint8_t) d;
+			for (int e = b + 1; e < TFP_DNA_BUCKETS; e++)
+				pv *= (uint64_t) levels;
+			th->place[b][c] = (uint64_t) d * pv;
 		}
 	}
 }
@@ -160,17 +166,8 @@ pack(const uint32_t *counts, const dna_thresholds *th)
 {
 	uint64_t	v = 0;
 
-	if ((th->levels & (th->levels - 1)) == 0)
-	{
-		/* 2, 4 or 8 levels: shifts instead of a chain of multiplications */
-		int			bits = th->levels == 2 ? 1 : th->levels == 4 ? 2 : 3;
-
-		for (int b = 0; b < TFP_DNA_BUCKETS; b++)
-			v = (v << bits) | th->digit[b][counts[b]];
-		return (int64_t) v;
-	}
 	for (int b = 0; b < TFP_DNA_BUCKETS; b++)
-		v = v * (uint64_t) th->levels + th->digit[b][counts[b]];
+		v += th->place[b][counts[b]];
 	return (int64_t) v;
 }
 
