@@ -67,7 +67,17 @@ tfp_dna_bucket(char letter)
 	return bucket_of[letter - 'a'];
 }
 
-#define tfp_dna_bucket(c) bucket_of[(c) - 'a']	/* letters are 'a'..'z' */
+/*
+ * For counting: the bucket of a letter 'a'..'z', with i, u, v going to an
+ * extra slot TFP_DNA_BUCKETS that nothing reads (branch-free counts).
+ */
+#define SLOTS (TFP_DNA_BUCKETS + 1)
+static const unsigned char slot_of[26] = {
+	0, 1, 2, 3, 0, 4, 5, 6, TFP_DNA_BUCKETS, 7, 8, 9, 10, 11, 0, 12, 13, 14,
+	15, 16, TFP_DNA_BUCKETS, TFP_DNA_BUCKETS, 17, 18, 19, 20
+};
+
+#define tfp_dna_slot(c) slot_of[(c) - 'a']	/* letters are 'a'..'z' */
 
 const char *
 tfp_dna_check(const tfp_dna_opts *o)
@@ -181,14 +191,9 @@ tfp_dna_pack(const uint32_t *counts, int window, int levels)
 static void
 count(const char *l, size_t n, uint32_t *counts)
 {
-	memset(counts, 0, TFP_DNA_BUCKETS * sizeof(uint32_t));
+	memset(counts, 0, SLOTS * sizeof(uint32_t));
 	for (size_t i = 0; i < n; i++)
-	{
-		int			b = tfp_dna_bucket(l[i]);
-
-		if (b >= 0)
-			counts[b]++;
-	}
+		counts[tfp_dna_slot(l[i])]++;
 }
 
 /*
@@ -203,19 +208,9 @@ slide(const char *l, size_t a, size_t w, size_t *cs, uint32_t *counts)
 	else
 	{
 		for (size_t i = *cs; i < a; i++)
-		{
-			int			b = tfp_dna_bucket(l[i]);
-
-			if (b >= 0)
-				counts[b]--;
-		}
+			counts[tfp_dna_slot(l[i])]--;
 		for (size_t i = *cs + w; i < a + w; i++)
-		{
-			int			b = tfp_dna_bucket(l[i]);
-
-			if (b >= 0)
-				counts[b]++;
-		}
+			counts[tfp_dna_slot(l[i])]++;
 	}
 	*cs = a;
 }
@@ -235,7 +230,7 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 	size_t		nout = 0,
 				w = (size_t) o->window,
 				step = (size_t) tfp_dna_step(o);
-	uint32_t	counts[TFP_DNA_BUCKETS];
+	uint32_t	counts[SLOTS];
 	const dna_thresholds *th;
 
 	if (n == 0)
