@@ -605,12 +605,12 @@ han_fast_table(unsigned fold)
 		for (cp = 0x800; cp < 0x10000; cp++)
 		{
 			uint32_t	out[TFP_FOLD_MAX];
+			int			n,
+						i;
 
 			if (cp >= 0xD800 && cp <= 0xDFFF)
 				continue;
-			int			n = tfp_cp_fold_inline(cp, fold & 7, out),
-						i;
-
+			n = tfp_cp_fold_inline(cp, fold & 7, out);
 			if (n == 1 && tfp_cp_class_inline(out[0]) == TFP_CC_HAN)
 				t[cp] = out[0] | HAN_SIMPLE;
 			else
