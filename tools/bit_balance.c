@@ -1,0 +1,95 @@
+/*
+ * bit_balance.c -- share of 1s of each fingerprint bit over a set of texts
+ *
+ * Reads one text per line on stdin (a literal "\n" stands for a line
+ * break), fingerprints each with simhash(text)'s features (default sizes, or
+ * `bit_balance NGRAM SHINGLE`), centered
+ * (the default) and plain (center => false), and prints for each the number
+ * of texts, the mean |share - 50%| over the 64 bits, the lowest and highest
+ * share.  Used by test/bench/bit_balance.sh; build from the repository root:
+ *   cc -O2 -Isrc -o /tmp/bit_balance tools/bit_balance.c src/tfp_features.c \
+ *      src/tfp_simhash.c src/tfp_simhash_ref.c src/tfp_unicode.c src/tfp_unicode_data.c -lm
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tfp_core.h"
+
+static void
+sink(void *acc, const uint64_t *h, size_t n)
+{
+	if (n)
+		tfp_simhash_add(acc, h, n);
+}
+
+int
+main(int argc, char **argv)
+{
+	char	   *line = NULL;
+	size_t		cap = 0;
+	ssize_t		len;
+	long		n = 0,
+				ones[2][64] = {{0}};
+	tfp_feature_opts o = {2, 1, TFP_FOLD_WIDTH | TFP_FOLD_CASE | TFP_FOLD_HAN};
+
+	/* optional: ngram and shingle sizes (default 2 and 1, simhash's) */
+	if (argc > 2)
+	{
+		o.ngram = atoi(argv[1]);
+		o.shingle = atoi(argv[2]);
+		if (o.ngram < 1 || o.ngram > TFP_MAX_NGRAM || o.shingle < 1 || o.shingle > TFP_MAX_SHINGLE)
+			return 2;
+	}
+
+	while ((len = getline(&line, &cap, stdin)) > 0)
+	{
+		tfp_simhash_acc acc,
+					plain;
+		uint64_t	nhan,
+					fp[2];
+		ssize_t		i,
+					j;
+
+		/* "\n" -> line break */
+		for (i = 0, j = 0; i < len; i++)
+		{
+			if (line[i] == '\\' && i + 1 < len && line[i + 1] == 'n')
+			{
+				line[j++] = '\n';
+				i++;
+			}
+			else if (line[i] != '\n')
+				line[j++] = line[i];
+		}
+		tfp_simhash_init(&acc);
+		tfp_extract_features_counted(line, (size_t) j, &o, sink, &acc, &nhan);
+		plain = acc;
+		fp[0] = tfp_simhash_finish_centered(&acc, nhan, o.ngram, o.shingle);
+		fp[1] = tfp_simhash_finish(&plain);
+		for (int k = 0; k < 2; k++)
+			for (int b = 0; b < 64; b++)
+				ones[k][b] += (long) ((fp[k] >> b) & 1);
+		n++;
+	}
+	for (int k = 0; k < 2; k++)
+	{
+		double		lo = 1,
+					hi = 0,
+					dev = 0;
+
+		for (int b = 0; b < 64; b++)
+		{
+			double		s = n ? (double) ones[k][b] / n : 0.5;
+
+			lo = s < lo ? s : lo;
+			hi = s > hi ? s : hi;
+			dev += fabs(s - 0.5);
+		}
+		printf("  %-8s n = %6ld  mean deviation %5.2f%%  bits %4.1f%% .. %4.1f%%\n",
+			   k ? "plain" : "centered", n, dev / 64 * 100, lo * 100, hi * 100);
+	}
+	free(line);
+	return 0;
+}
