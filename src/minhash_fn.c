@@ -92,6 +92,19 @@ collect_sink(void *arg, const uint64_t *hashes, size_t n)
 	b->n += n;
 }
 
+/* Sort and deduplicate the hashes of b (a bucket sort, with scratch space). */
+static void
+sort_unique(hash_buf *b)
+{
+	uint64	   *scratch = NULL;
+
+	if (b->n >= 64)
+		scratch = palloc_extended(b->n * sizeof(uint64), MCXT_ALLOC_HUGE);
+	b->n = tfp_sort_unique_u64(b->h, b->n, scratch);
+	if (scratch)
+		pfree(scratch);
+}
+
 /* The distinct feature hashes of a text, sorted as int8. */
 static void
 shingle_set(text *body, const tfp_feature_opts *o, hash_buf *b)
@@ -104,7 +117,7 @@ shingle_set(text *body, const tfp_feature_opts *o, hash_buf *b)
 	b->h = palloc(b->cap * sizeof(uint64));
 	s = textfp_text_utf8(body, &len);
 	tfp_extract_features(s, len, o, collect_sink, b);
-	b->n = tfp_sort_unique_u64(b->h, b->n);
+	sort_unique(b);
 }
 
 /*
@@ -201,7 +214,7 @@ int8_array_set(ArrayType *arr, const char *what, hash_buf *b)
 	b->h = palloc((Max(n, 1)) * sizeof(uint64));
 	if (n)
 		memcpy(b->h, ARR_DATA_PTR(arr), n * sizeof(uint64));
-	b->n = tfp_sort_unique_u64(b->h, b->n);
+	sort_unique(b);
 }
 
 /* shingle_jaccard(a int8[], b int8[]) returns float8: exact, of the sets */

@@ -88,6 +88,77 @@ trial(int k, int u, int inter, int trials, double *bias_z, double *sdratio)
 	}
 }
 
+static int
+cmp_i64(const void *x, const void *y)
+{
+	int64_t		a = *(const int64_t *) x,
+				b = *(const int64_t *) y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * tfp_sort_unique_u64 (bucket sort with scratch, introsort without) against
+ * qsort + unique, on random, duplicate-heavy, skewed (every value in one
+ * bucket), sorted and reversed inputs of 0..3,000 values.
+ */
+static void
+check_sort_unique(void)
+{
+	static uint64_t v[3000],
+				w[3000],
+				ref[3000],
+				scratch[3000];
+	int			ok = 1;
+
+	for (int t = 0; t < 3000 && ok; t++)
+	{
+		size_t		n = t < 300 ? (size_t) t : (size_t) (rng() % 3000);
+		int			kind = t % 5;
+		size_t		nr,
+					i;
+
+		for (i = 0; i < n; i++)
+		{
+			uint64_t	x = rng();
+
+			if (kind == 1)
+				x %= 50;		/* many duplicates */
+			else if (kind == 2)
+				x = (x & 0xFFFF) | UINT64_C(0x8000000000000000);	/* one bucket, negative */
+			v[i] = x;
+		}
+		if (kind == 3)
+			qsort(v, n, sizeof(uint64_t), cmp_i64);
+		else if (kind == 4)
+		{
+			qsort(v, n, sizeof(uint64_t), cmp_i64);
+			for (i = 0; i < n / 2; i++)
+			{
+				uint64_t	x = v[i];
+
+				v[i] = v[n - 1 - i];
+				v[n - 1 - i] = x;
+			}
+		}
+		memcpy(ref, v, n * sizeof(uint64_t));
+		qsort(ref, n, sizeof(uint64_t), cmp_i64);
+		for (i = 0, nr = 0; i < n; i++)
+			if (nr == 0 || ref[i] != ref[nr - 1])
+				ref[nr++] = ref[i];
+		for (int with_scratch = 0; with_scratch <= 1; with_scratch++)
+		{
+			size_t		m;
+
+			memcpy(w, v, n * sizeof(uint64_t));
+			m = tfp_sort_unique_u64(w, n, with_scratch ? scratch : NULL);
+			if (m != nr || memcmp(w, ref, nr * sizeof(uint64_t)) != 0)
+				ok = 0;
+		}
+	}
+	check(ok, "tfp_sort_unique_u64 == qsort + unique (6000 arrays of 0..3000 values)");
+}
+
 int
 main(void)
 {
@@ -194,6 +265,8 @@ main(void)
 						check(r <= 1.25, "  small union: SD <= 1.25 sqrt(J(1-J)/k)");
 				}
 	}
+
+	check_sort_unique();
 
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
