@@ -7,6 +7,7 @@
 
 #include "tfp_core.h"
 #include "tfp_minhash.h"
+#include "tfp_sort.h"
 
 void
 tfp_minhash_init(tfp_minhash_acc *acc, int k, uint32_t *vals, uint8_t *full)
@@ -98,23 +99,6 @@ tfp_minhash_matches(const uint32_t *a, const uint32_t *b, int k)
  * comparison callback on a few hundred values.
  */
 static void
-insertion_sort_i64(int64_t *a, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-	{
-		int64_t		v = a[i];
-		size_t		j = i;
-
-		while (j > 0 && a[j - 1] > v)
-		{
-			a[j] = a[j - 1];
-			j--;
-		}
-		a[j] = v;
-	}
-}
-
-static void
 sift_down_i64(int64_t *a, size_t root, size_t n)
 {
 	int64_t		v = a[root];
@@ -199,7 +183,7 @@ intro_sort_i64(int64_t *a, size_t n, int depth)
 			n = j + 1;
 		}
 	}
-	insertion_sort_i64(a, n);
+	tfp_insertion_sort_i64(a, n);
 }
 
 /*
@@ -247,7 +231,7 @@ bucket_sort_i64(uint64_t *v, size_t n, uint64_t *tmp)
 			intro_sort_i64((int64_t *) tmp + lo, m, depth);
 		}
 		else if (m > 1)
-			insertion_sort_i64((int64_t *) tmp + lo, m);
+			tfp_insertion_sort_i64((int64_t *) tmp + lo, m);
 	}
 	memcpy(v, tmp, n * sizeof(uint64_t));
 }

@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "tfp_pinyin.h"
+#include "tfp_sort.h"
 
 #define KGRAM 5
 
@@ -340,18 +341,7 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 	if (nout > 64)
 		qsort(out, nout, sizeof(int64_t), cmp_i64);
 	else
-		for (size_t i = 1; i < nout; i++)	/* insertion sort: few windows */
-		{
-			int64_t		v = out[i];
-			size_t		j = i;
-
-			while (j > 0 && out[j - 1] > v)
-			{
-				out[j] = out[j - 1];
-				j--;
-			}
-			out[j] = v;
-		}
+		tfp_insertion_sort_i64(out, nout);	/* few windows */
 	{
 		size_t		k = 0;
 
