@@ -433,7 +433,20 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 			{
 				cp = ((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F);
 				p += 3;
-				goto bmp;
+				info = bmp_info[cp];
+				/* a run of such characters that start no phrase: stay here */
+				while (!(info & INFO_START) && end - p >= 4)
+				{
+					out[n] = (char) ('a' - 1 + (info & INFO_LETTER));
+					n += (info != 0);
+					memcpy(&w, p, 4);
+					if ((w & 0xC0C0F0) != 0x8080E0)
+						goto next;
+					cp = ((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F);
+					p += 3;
+					info = bmp_info[cp];
+				}
+				goto have_info;
 			}
 		}
 #endif
@@ -450,8 +463,8 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 			cp = utf8_next(&p, end);
 		if (cp < 0x10000)
 		{
-	bmp:
 			info = bmp_info[cp];
+	have_info:
 			if (TFP_UNLIKELY(info & INFO_START) &&
 				((info & INFO_SINGLE) || next_pair_maybe(cp, p, end)))
 			{
@@ -478,6 +491,7 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 		r = reading_slow(cp);
 		if (r != NULL)
 			out[n++] = r[0];
+next:	;
 	}
 	return n;
 }
