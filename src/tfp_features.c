@@ -9,6 +9,9 @@
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "tfp_core.h"
 #include "tfp_unicode_inline.h"
@@ -1016,6 +1019,102 @@ ascii_words_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 }
 #endif
 
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * ascii_words_fast() with SSE2 (every x86-64 processor): 32 bytes are
+ * classified and lower-cased at once, into masks of word bytes (m) and of
+ * non-ASCII bytes (hi), and every word that starts in the first half and
+ * ends, inside the 32 bytes, at an ASCII byte is hashed from the lower-cased
+ * copy; the ASCII separators between words are skipped with the masks.  The
+ * same conditions as ascii_words_fast() stop it, with the state as the
+ * general code expects it; near `limit` ascii_words_fast() takes over.
+ */
+static inline void
+sse2_classify16(const unsigned char *p, int fold_case, unsigned char *lc,
+				uint32_t *m, uint32_t *hi)
+{
+	__m128i		v = _mm_loadu_si128((const __m128i *) p);
+	__m128i		l = _mm_or_si128(v, _mm_set1_epi8(0x20));
+	/* signed compares: bytes >= 0x80 are negative and match neither range */
+	__m128i		alpha = _mm_and_si128(_mm_cmpgt_epi8(l, _mm_set1_epi8('a' - 1)),
+									  _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), l));
+	__m128i		digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+									  _mm_cmpgt_epi8(_mm_set1_epi8('9' + 1), v));
+
+	if (fold_case)
+		v = _mm_or_si128(v, _mm_and_si128(alpha, _mm_set1_epi8(0x20)));
+	_mm_storeu_si128((__m128i *) lc, v);
+	*m = (uint32_t) _mm_movemask_epi8(_mm_or_si128(alpha, digit));
+	*hi = (uint32_t) _mm_movemask_epi8(v);
+}
+
+static size_t
+ascii_words_sse2(extractor *x, const unsigned char *s, size_t pos, size_t limit,
+				 int fold_case)
+{
+	unsigned char lc[32];
+
+	while (pos + 32 <= limit)
+	{
+		uint32_t	m,
+					hi,
+					m2,
+					hi2;
+		unsigned	o = 0;
+
+		sse2_classify16(s + pos, fold_case, lc, &m, &hi);
+		sse2_classify16(s + pos + 16, fold_case, lc + 16, &m2, &hi2);
+		m |= m2 << 16;
+		hi |= hi2 << 16;
+		for (;;)
+		{
+			unsigned	ws,
+						e,
+						len;
+			uint32_t	rest = o < 32 ? m >> o : 0;
+
+			if (rest == 0)
+			{
+				/* no word starts in [o, 32): separators, or non-ASCII */
+				if (o < 32 && (hi >> o) != 0)
+					return pos + o + (unsigned) __builtin_ctz(hi >> o);
+				pos += 32;
+				break;
+			}
+			ws = o + (unsigned) __builtin_ctz(rest);
+			if (ws > o && ((hi >> o) & ((UINT32_C(1) << (ws - o)) - 1)) != 0)
+				return pos + o + (unsigned) __builtin_ctz(hi >> o);	/* non-ASCII first */
+			if (ws >= 16)
+			{
+				pos += ws;		/* a new window from this word */
+				break;
+			}
+			len = (unsigned) __builtin_ctz(~(m >> ws));
+			e = ws + len;
+			if (e >= 32 || ((hi >> e) & 1))
+			{
+				/* the word may go on past the window, or into non-ASCII */
+				pos += ws;
+				goto tail;
+			}
+			word_done(x, len <= 16 ? xxh3_upto16(lc + ws, len, TFP_SEED_WORD)
+					  : XXH3_64bits_withSeed(lc + ws, len, TFP_SEED_WORD));
+			o = e;
+		}
+	}
+tail:
+	if (pos < limit && ascii_word[s[pos]])
+		return ascii_words_fast(x, s, pos, limit, fold_case);
+	return pos;
+}
+#endif
+
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ASCII_WORDS_FAST ascii_words_sse2
+#else
+#define ASCII_WORDS_FAST ascii_words_fast
+#endif
+
 uint64_t
 tfp_extract_features(const char *utf8, size_t len, const tfp_feature_opts *opts,
 					 tfp_feature_sink sink, void *arg)
@@ -1067,7 +1166,7 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
 				if (han_tab != NULL && !x->in_word)
 				{
-					size_t		p2 = ascii_words_fast(x, s, pos,
+					size_t		p2 = ASCII_WORDS_FAST(x, s, pos,
 													  len < next_tick ? len : next_tick,
 													  fold_case);
 
