@@ -21,7 +21,7 @@ REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 PG_CPPFLAGS = -I$(srcdir)/src
 SHLIB_LINK += -lxxhash
-EXTRA_CLEAN = test/unit/*.bin
+EXTRA_CLEAN = test/unit/*.bin test/unit/*.san
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -47,5 +47,17 @@ test/unit/%.bin: test/unit/%.c $(CORE_SRCS) $(wildcard src/tfp_*.h) test/unit/ta
 
 unitcheck: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "# $$t"; ./$$t; done
+
+# The same programs under AddressSanitizer and UndefinedBehaviorSanitizer
+# (any report aborts the program); run by test/run-tests.sh.
+SAN_CFLAGS = -O1 -g -Wall -Wextra -std=gnu11 -Isrc -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+UNIT_SANS  = $(UNIT_SRCS:.c=.san)
+
+test/unit/%.san: test/unit/%.c $(CORE_SRCS) $(wildcard src/tfp_*.h) test/unit/tap.h
+	$(CC) $(SAN_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
+
+unitcheck-san: $(UNIT_SANS)
+	@set -e; for t in $(UNIT_SANS); do echo "# $$t"; ASAN_OPTIONS=detect_leaks=0 ./$$t; done
 
 .PHONY: unitcheck

@@ -66,20 +66,21 @@ trap 'exit 130' INT TERM
 
 # ------------------------------------------------------------ suites
 
-# C unit tests: build and run each test/unit/*.c on its own, count TAP lines.
-run_unit() {
-    local srcs=() c bin out rc p f
+# Build (make target test/unit/NAME.EXT) and run each test/unit/*.c on its
+# own, count TAP lines; a program that fails without a "not ok" line counts
+# as one failure.  unit_programs EXT SUITE DESCRIPTION [ENV=VALUE ...]
+unit_programs() {
+    local ext=$1 suite=$2 desc=$3; shift 3
+    local srcs=() c bin out rc p f up=0 uf=0
     mapfile -t srcs < <(cd "$TFP_ROOT" && ls test/unit/*.c 2>/dev/null | LC_ALL=C sort)
-    if [ ${#srcs[@]} -eq 0 ]; then note unit "no tests"; return; fi
-    tfp_log "unit tests"
-    local up=0 uf=0
+    if [ ${#srcs[@]} -eq 0 ]; then note "$suite" "no tests"; return; fi
     for c in "${srcs[@]}"; do
-        bin=${c%.c}.bin
+        bin=${c%.c}.$ext
         echo "# $bin"
         if ! tfp_make -s "$bin"; then
-            uf=$((uf + 1)); echo "not ok - $c does not compile"; continue
+            uf=$((uf + 1)); echo "not ok - $c does not compile ($desc)"; continue
         fi
-        out=$(cd "$TFP_ROOT" && "./$bin" 2>&1); rc=$?
+        out=$(cd "$TFP_ROOT" && env "$@" "./$bin" 2>&1); rc=$?
         printf '%s\n' "$out"
         p=$(printf '%s\n' "$out" | grep -cE '^ok( |$)')
         f=$(printf '%s\n' "$out" | grep -cE '^not ok( |$)')
@@ -89,7 +90,20 @@ run_unit() {
         up=$((up + p)); uf=$((uf + f))
     done
     PASSED=$((PASSED + up)); FAILED=$((FAILED + uf))
-    note unit "$up passed, $uf failed (${#srcs[@]} programs)"
+    note "$suite" "$up passed, $uf failed (${#srcs[@]} programs, $desc)"
+}
+
+# C unit tests of the core, plainly and under AddressSanitizer +
+# UndefinedBehaviorSanitizer (a report aborts the program: a failure).
+run_unit() {
+    tfp_log "unit tests"
+    unit_programs bin unit "-O2"
+    tfp_log "unit tests under ASan + UBSan"
+    if ! tfp_make -s test/unit/test_core.san >/dev/null 2>&1; then
+        note unit-san "skipped: the compiler cannot build with -fsanitize=address,undefined"
+        return
+    fi
+    unit_programs san unit-san "ASan + UBSan" ASAN_OPTIONS=detect_leaks=0
 }
 
 # Value of a variable of the Makefile (e.g. REGRESS, REGRESS_OPTS).
