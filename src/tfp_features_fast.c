@@ -91,6 +91,14 @@ han_entry_le(const uint32_t *t, const unsigned char *p)
 			nb = 0; \
 		} \
 	} while (0)
+/* write the fast loops' locals back into the extractor */
+#define FAST_STORE_STATE() \
+	do { \
+		x->run_len = run; \
+		x->han_open = open; \
+		x->nhan = nhan; \
+		x->nbatch = nb; \
+	} while (0)
 
 /*
  * Han text for bigrams, from inside a run: the open unit (ring[run_len]) and,
@@ -158,10 +166,7 @@ han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 		FAST_END_RUN();
 #undef FAST_END_RUN
 
-	x->run_len = run;
-	x->han_open = open;
-	x->nhan = nhan;
-	x->nbatch = nb;
+	FAST_STORE_STATE();
 	if (open)
 	{
 		x->ring[run & (RING - 1)].cp[0] = cur;
@@ -279,10 +284,7 @@ han_ngrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 #undef FAST_END_RUN
 #undef FAST_CLOSE
 
-	x->run_len = run;
-	x->han_open = open;
-	x->nhan = nhan;
-	x->nbatch = nb;
+	FAST_STORE_STATE();
 	if (open)
 		for (i = 0; i < cnt && i < (size_t) n; i++)
 		{
@@ -293,6 +295,7 @@ han_ngrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 }
 
 #undef FAST_EMIT
+#undef FAST_STORE_STATE
 
 /* the open unit and the n - 1 closed units before it (or the whole run) are
  * plain: han_ngrams_fast() can take over */
