@@ -84,17 +84,37 @@ put_le32(unsigned char *b, uint32_t c)
 	b[3] = (unsigned char) (c >> 24);
 }
 
-/* the one-character han feature: its code point as a 4-byte key */
+/*
+ * XXH3 of a key whose length is a multiple of 4 up to 32 bytes (a han
+ * n-gram of up to 8 code points as 32-bit little-endian integers, a word
+ * shingle of up to 4 hashes) with the length a constant in each branch, so
+ * the inlined XXH3 is specialised; other lengths go to xxh3().
+ */
 #if defined(__GNUC__)
 __attribute__((flatten))
 #endif
 static inline uint64_t
-xxh3_one(uint32_t c)
+xxh3_fixed(const void *key, size_t len, uint64_t seed)
 {
-	unsigned char buf[4];
-
-	put_le32(buf, c);
-	return XXH3_64bits_withSeed(buf, 4, TFP_SEED_HAN);
+	switch (len)
+	{
+		case 4:
+			return XXH3_64bits_withSeed(key, 4, seed);
+		case 8:
+			return XXH3_64bits_withSeed(key, 8, seed);
+		case 12:
+			return XXH3_64bits_withSeed(key, 12, seed);
+		case 16:
+			return XXH3_64bits_withSeed(key, 16, seed);
+		case 20:
+			return XXH3_64bits_withSeed(key, 20, seed);
+		case 24:
+			return XXH3_64bits_withSeed(key, 24, seed);
+		case 32:
+			return XXH3_64bits_withSeed(key, 32, seed);
+		default:
+			return xxh3(key, len, seed);
+	}
 }
 
 /* ------------------------------------------------------------------------

@@ -137,56 +137,14 @@ han_gram_hash(extractor *x, uint64_t last, int k)
 	int			i;
 	uint32_t	j;
 
-	if (k == 2)
-	{
-		const unit *a = &x->ring[(last - 1) & (RING - 1)];
-		const unit *b = &x->ring[last & (RING - 1)];
-
-		/* the common case: two characters, an 8-byte key */
-		if (a->n == 1 && b->n == 1)
-			return xxh3_pair(a->cp[0], b->cp[0]);
-	}
-	/* all k units plain characters: a key of constant length per k, so the
-	 * inlined XXH3 is specialised (minhash's default 5-gram: 20 bytes) */
-	for (i = k - 1; i >= 0; i--)
-		if (x->ring[(last - i) & (RING - 1)].n != 1)
-			break;
-	if (i < 0 && k <= 6)
-	{
-		for (i = k - 1; i >= 0; i--)
-			put_le32(buf + 4 * (k - 1 - i), x->ring[(last - i) & (RING - 1)].cp[0]);
-		switch (k)
-		{
-			case 1:
-				return XXH3_64bits_withSeed(buf, 4, TFP_SEED_HAN);
-			case 2:
-				return XXH3_64bits_withSeed(buf, 8, TFP_SEED_HAN);
-			case 3:
-				return XXH3_64bits_withSeed(buf, 12, TFP_SEED_HAN);
-			case 4:
-				return XXH3_64bits_withSeed(buf, 16, TFP_SEED_HAN);
-			case 5:
-				return XXH3_64bits_withSeed(buf, 20, TFP_SEED_HAN);
-			default:
-				return XXH3_64bits_withSeed(buf, 24, TFP_SEED_HAN);
-		}
-	}
 	for (i = k - 1; i >= 0; i--)
 	{
 		const unit *u = &x->ring[(last - i) & (RING - 1)];
 
-		for (j = 0; j < u->n; j++)
-		{
-			uint32_t	c = u->cp[j];
-
-			buf[len] = (unsigned char) c;
-			buf[len + 1] = (unsigned char) (c >> 8);
-			buf[len + 2] = (unsigned char) (c >> 16);
-			buf[len + 3] = (unsigned char) (c >> 24);
-			len += 4;
-		}
+		for (j = 0; j < u->n; j++, len += 4)
+			put_le32(buf + len, u->cp[j]);
 	}
-	return xxh3(buf, len, TFP_SEED_HAN);
+	return xxh3_fixed(buf, len, TFP_SEED_HAN);
 }
 
 /* Close the open han unit: it completes one n-gram if the run is long enough. */
@@ -277,8 +235,7 @@ uint64_t
 tfpx_shingle_hash(extractor *x, uint64_t last, int k)
 {
 	unsigned char buf[8 * TFP_MAX_SHINGLE];
-	int			i,
-				j;
+	int			i;
 
 	for (i = 0; i < k; i++)
 	{
@@ -286,25 +243,12 @@ tfpx_shingle_hash(extractor *x, uint64_t last, int k)
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		memcpy(buf + i * 8, &h, 8);
-		(void) j;
 #else
-		for (j = 0; j < 8; j++)
+		for (int j = 0; j < 8; j++)
 			buf[i * 8 + j] = (unsigned char) (h >> (8 * j));
 #endif
 	}
-	/* constant lengths for the common sizes, so the inlined XXH3 is
-	 * specialised */
-	switch (k)
-	{
-		case 2:
-			return XXH3_64bits_withSeed(buf, 16, TFP_SEED_SHINGLE);
-		case 3:
-			return XXH3_64bits_withSeed(buf, 24, TFP_SEED_SHINGLE);
-		case 4:
-			return XXH3_64bits_withSeed(buf, 32, TFP_SEED_SHINGLE);
-		default:
-			return xxh3(buf, 8 * (size_t) k, TFP_SEED_SHINGLE);
-	}
+	return xxh3_fixed(buf, 8 * (size_t) k, TFP_SEED_SHINGLE);
 }
 
 void

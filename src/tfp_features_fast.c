@@ -131,7 +131,7 @@ han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 			if (run >= 2) \
 				FAST_EMIT(xxh3_pair(prev, cur)); \
 			else \
-				FAST_EMIT(xxh3_one(cur)); \
+				FAST_EMIT(xxh3_fixed(&cur, 4, TFP_SEED_HAN)); \
 		} \
 		run = 0; \
 		open = 0; \
@@ -182,34 +182,6 @@ han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 #endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/*
- * XXH3 of m (1..6) code points as 32-bit little-endian integers (on a
- * little-endian machine, their array), with constant lengths so each call is
- * specialised.
- */
-#if defined(__GNUC__)
-__attribute__((flatten))
-#endif
-static uint64_t
-hash_cps(const uint32_t *p, int m)
-{
-	switch (m)
-	{
-		case 1:
-			return XXH3_64bits_withSeed(p, 4, TFP_SEED_HAN);
-		case 2:
-			return XXH3_64bits_withSeed(p, 8, TFP_SEED_HAN);
-		case 3:
-			return XXH3_64bits_withSeed(p, 12, TFP_SEED_HAN);
-		case 4:
-			return XXH3_64bits_withSeed(p, 16, TFP_SEED_HAN);
-		case 5:
-			return XXH3_64bits_withSeed(p, 20, TFP_SEED_HAN);
-		default:
-			return XXH3_64bits_withSeed(p, 24, TFP_SEED_HAN);
-	}
-}
-
 #define NGRAM_FAST_MAX	6
 #define LIN				64
 
@@ -241,14 +213,14 @@ han_ngrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 	do { \
 		run++; \
 		if (run >= (uint64_t) n) \
-			FAST_EMIT(hash_cps(lin + cnt - n, n)); \
+			FAST_EMIT(xxh3_fixed(lin + cnt - n, 4 * (size_t) n, TFP_SEED_HAN)); \
 	} while (0)
 #define FAST_END_RUN() \
 	do { \
 		if (open) \
 			FAST_CLOSE(); \
 		if (run > 0 && run < (uint64_t) n) \
-			FAST_EMIT(hash_cps(lin + cnt - run, (int) run)); \
+			FAST_EMIT(xxh3_fixed(lin + cnt - run, 4 * (size_t) run, TFP_SEED_HAN)); \
 		run = 0; \
 		open = 0; \
 		cnt = 0; \
