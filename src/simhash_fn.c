@@ -13,21 +13,6 @@
 
 #include "textfp.h"
 
-static void
-acc_sink(void *arg, const uint64_t *hashes, size_t n)
-{
-	textfp_interrupt_tick();
-	if (n > 0)
-		tfp_simhash_add((tfp_simhash_acc *) arg, hashes, n);
-}
-
-static void
-tie_sink(void *arg, const uint64_t *hashes, size_t n)
-{
-	textfp_interrupt_tick();
-	tfp_simhash_tie_sink(arg, hashes, n);
-}
-
 /*
  * simhash(body text, ngram int4, shingle int4, fold_case bool,
  *		   fold_width bool, fold_han bool, center bool) returns simhash
@@ -38,30 +23,14 @@ simhash_text(PG_FUNCTION_ARGS)
 {
 	text	   *body = PG_GETARG_TEXT_PP(0);
 	tfp_feature_opts o;
-	bool		center = PG_GETARG_BOOL(6);
-	tfp_simhash_acc acc;
 	const char *s;
 	size_t		len;
-	uint64		nhan;
-	uint64		fp;
 
 	textfp_feature_opts(&o, PG_GETARG_INT32(1), PG_GETARG_INT32(2),
 						PG_GETARG_BOOL(3), PG_GETARG_BOOL(4), PG_GETARG_BOOL(5));
 	s = textfp_text_utf8(body, &len);
-	tfp_simhash_init_lazy(&acc);
-	tfp_extract_features_counted(s, len, &o, acc_sink, &acc, &nhan);
-	fp = center ? tfp_simhash_finish_centered(&acc, nhan, o.ngram, o.shingle)
-		: tfp_simhash_finish(&acc);
-	if (acc.needs_tie)
-	{
-		/* a tie: the tie-breaker T is wanted after all (see tfp_core.h) */
-		acc.tie = 0;
-		tfp_extract_features(s, len, &o, tie_sink, &acc.tie);
-		acc.lazy_tie = 0;
-		fp = center ? tfp_simhash_finish_centered(&acc, nhan, o.ngram, o.shingle)
-			: tfp_simhash_finish(&acc);
-	}
-	PG_RETURN_SIMHASH(fp);
+	PG_RETURN_SIMHASH(tfp_simhash_text(s, len, &o, PG_GETARG_BOOL(6),
+									   textfp_interrupt_tick, NULL));
 }
 
 /* Deconstruct a one-dimensional array without NULLs. */

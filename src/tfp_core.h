@@ -124,7 +124,8 @@ typedef struct tfp_simhash_acc
 	uint32_t	pending;		/* bound on the largest byte counter (<= 255) */
 	uint64_t	total;			/* features added */
 	uint64_t	tie;			/* T: sum of tfp_fmix64(h) */
-	int			lazy_tie;		/* T is not summed by tfp_simhash_add */
+	int			lazy_tie;		/* T is not summed by tfp_simhash_add
+								 * (tfp_simhash_text) */
 	int			needs_tie;		/* set by a finish that met a tie while T
 								 * was not summed */
 	uint64_t	ones[64];		/* flushed counts of 1 bits per position */
@@ -144,15 +145,6 @@ tfp_fmix64(uint64_t x)
 
 extern void tfp_simhash_init(tfp_simhash_acc *acc);
 
-/*
- * Lazy tie-breaker: tfp_simhash_add does not sum T (saving a hash mix per
- * feature).  Ties are rare in long texts and with centering, so T is only
- * wanted when a finish meets one: it then sets needs_tie, and the caller
- * sums tfp_fmix64 over the same features again (tfp_simhash_tie_sink),
- * stores the sum in tie, clears lazy_tie, and calls the finish again.
- */
-extern void tfp_simhash_init_lazy(tfp_simhash_acc *acc);
-extern void tfp_simhash_tie_sink(void *tie, const uint64_t *hashes, size_t n);
 extern void tfp_simhash_add(tfp_simhash_acc *acc, const uint64_t *hashes, size_t n);
 extern uint64_t tfp_simhash_finish(tfp_simhash_acc *acc);
 
@@ -182,6 +174,19 @@ extern const int32_t tfp_simhash_ref_word[TFP_REF_MAX_SHINGLE][64];
 extern uint64_t tfp_simhash_finish_centered(tfp_simhash_acc *acc,
 											uint64_t nhan, int ngram,
 											int shingle);
+
+/*
+ * simhash(text): the SimHash of a UTF-8 text's features (unit weights),
+ * centered or not.  The tie-breaker T is summed lazily: ties are rare in
+ * long texts and with centering, so T is computed only when a finish meets
+ * one, by reading the text a second time (*reread, if not NULL, is set to
+ * whether that happened).  tick, if not NULL, is called with every batch
+ * of features (the PostgreSQL layer checks for interrupts there; it may
+ * longjmp out).
+ */
+extern uint64_t tfp_simhash_text(const char *utf8, size_t len,
+								 const tfp_feature_opts *opts, int center,
+								 void (*tick) (void), int *reread);
 
 /* Weighted form: V as doubles, features added in order. */
 typedef struct tfp_simhash_wacc

@@ -33,22 +33,16 @@ tfp_simhash_init(tfp_simhash_acc *acc)
 	memset(acc, 0, sizeof(*acc));
 }
 
-void
-tfp_simhash_init_lazy(tfp_simhash_acc *acc)
+/* T += the mixed hashes */
+static void
+sum_tie(uint64_t *tie, const uint64_t *hashes, size_t n)
 {
-	memset(acc, 0, sizeof(*acc));
-	acc->lazy_tie = 1;
-}
-
-void
-tfp_simhash_tie_sink(void *tie, const uint64_t *hashes, size_t n)
-{
-	uint64_t	t = *(uint64_t *) tie;
+	uint64_t	t = *tie;
 	size_t		k;
 
 	for (k = 0; k < n; k++)
 		t += tfp_fmix64(hashes[k]);
-	*(uint64_t *) tie = t;
+	*tie = t;
 }
 
 static void
@@ -116,7 +110,7 @@ tfp_simhash_add(tfp_simhash_acc *acc, const uint64_t *hashes, size_t n)
 				eights = acc->planes[3];
 
 	if (!acc->lazy_tie)
-		tfp_simhash_tie_sink(&acc->tie, hashes, n);
+		sum_tie(&acc->tie, hashes, n);
 
 	for (k = 0; k + 16 <= n; k += 16)
 	{
@@ -226,6 +220,61 @@ tfp_simhash_finish_centered(tfp_simhash_acc *acc, uint64_t nhan, int ngram,
 			acc->needs_tie = 1;
 		if (v > 0 || (v == 0 && ((acc->tie >> i) & 1)))
 			fp |= (uint64_t) 1 << i;
+	}
+	return fp;
+}
+
+/* the sinks of tfp_simhash_text: the accumulator, or T alone */
+typedef struct text_sink
+{
+	tfp_simhash_acc *acc;
+	void		(*tick) (void);
+} text_sink;
+
+static void
+acc_sink(void *arg, const uint64_t *hashes, size_t n)
+{
+	text_sink  *ts = arg;
+
+	if (ts->tick)
+		ts->tick();
+	if (n > 0)
+		tfp_simhash_add(ts->acc, hashes, n);
+}
+
+static void
+tie_sink(void *arg, const uint64_t *hashes, size_t n)
+{
+	text_sink  *ts = arg;
+
+	if (ts->tick)
+		ts->tick();
+	sum_tie(&ts->acc->tie, hashes, n);
+}
+
+uint64_t
+tfp_simhash_text(const char *utf8, size_t len, const tfp_feature_opts *opts,
+				 int center, void (*tick) (void), int *reread)
+{
+	tfp_simhash_acc acc;
+	text_sink	ts = {&acc, tick};
+	uint64_t	nhan,
+				fp;
+
+	tfp_simhash_init(&acc);
+	acc.lazy_tie = 1;
+	tfp_extract_features_counted(utf8, len, opts, acc_sink, &ts, &nhan);
+	fp = center ? tfp_simhash_finish_centered(&acc, nhan, opts->ngram, opts->shingle)
+		: tfp_simhash_finish(&acc);
+	if (reread)
+		*reread = acc.needs_tie;
+	if (acc.needs_tie)
+	{
+		/* a tie: T is wanted after all */
+		tfp_extract_features(utf8, len, opts, tie_sink, &ts);
+		acc.lazy_tie = 0;
+		fp = center ? tfp_simhash_finish_centered(&acc, nhan, opts->ngram, opts->shingle)
+			: tfp_simhash_finish(&acc);
 	}
 	return fp;
 }
