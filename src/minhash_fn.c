@@ -141,25 +141,7 @@ shingles_text(PG_FUNCTION_ARGS)
 				 errmsg("text has too many shingles for an array"),
 				 errdetail("It has %zu distinct shingles; an int8[] holds at most %zu.",
 						   b.n, (size_t) ((MaxAllocSize - ARR_OVERHEAD_NONULLS(1)) / sizeof(int64)))));
-	{
-		Size		sz = ARR_OVERHEAD_NONULLS(1) + b.n * sizeof(int64);
-		int			dims = (int) b.n,
-					lbs = 1;
-
-		r = (ArrayType *) palloc0(sz);
-		SET_VARSIZE(r, sz);
-		r->ndim = b.n ? 1 : 0;
-		r->dataoffset = 0;
-		r->elemtype = INT8OID;
-		if (b.n)
-		{
-			*ARR_DIMS(r) = dims;
-			*ARR_LBOUND(r) = lbs;
-			memcpy(ARR_DATA_PTR(r), b.h, b.n * sizeof(int64));
-		}
-		else
-			SET_VARSIZE(r, ARR_OVERHEAD_NONULLS(0));
-	}
+	r = textfp_int8_array((const int64 *) b.h, (int) b.n);
 	PG_RETURN_ARRAYTYPE_P(r);
 }
 

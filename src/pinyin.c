@@ -165,32 +165,7 @@ pinyin_dna(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("too many DNA windows (%zu)", nw),
 				 errdetail("Use a larger window or a smaller overlap.")));
-	PG_RETURN_ARRAYTYPE_P(pinyin_int8_array(w, (int) nw));
-}
-
-/*
- * A one-dimensional int8[] of v[0..n) without NULLs (empty: the empty
- * array), built in one piece: what construct_array() builds, without a
- * Datum per element.
- */
-ArrayType *
-pinyin_int8_array(const int64 *v, int n)
-{
-	ArrayType  *a;
-	Size		nbytes;
-
-	if (n == 0)
-		return construct_empty_array(INT8OID);
-	nbytes = ARR_OVERHEAD_NONULLS(1) + sizeof(int64) * (Size) n;
-	a = (ArrayType *) palloc0(nbytes);
-	SET_VARSIZE(a, nbytes);
-	a->ndim = 1;
-	a->dataoffset = 0;
-	a->elemtype = INT8OID;
-	ARR_DIMS(a)[0] = n;
-	ARR_LBOUND(a)[0] = 1;
-	memcpy(ARR_DATA_PTR(a), v, sizeof(int64) * (Size) n);
-	return a;
+	PG_RETURN_ARRAYTYPE_P(textfp_int8_array(w, (int) nw));
 }
 
 static int

@@ -10,7 +10,6 @@
 #include "utils/array.h"
 
 /* int8[] of n values */
-extern ArrayType *pinyin_int8_array(const int64 *v, int n);
 
 /* the distinct non-null values of an int8[], sorted (palloc'd) */
 extern int64 *pinyin_sorted_set(ArrayType *a, int *n);

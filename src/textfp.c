@@ -3,6 +3,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
@@ -73,4 +74,29 @@ void
 textfp_interrupt_tick(void)
 {
 	CHECK_FOR_INTERRUPTS();
+}
+
+/*
+ * A one-dimensional int8[] of v[0..n) without NULLs (empty: the empty
+ * array), built in one piece: what construct_array() builds, without a
+ * Datum per element.
+ */
+ArrayType *
+textfp_int8_array(const int64 *v, int n)
+{
+	ArrayType  *a;
+	Size		nbytes;
+
+	if (n == 0)
+		return construct_empty_array(INT8OID);
+	nbytes = ARR_OVERHEAD_NONULLS(1) + sizeof(int64) * (Size) n;
+	a = (ArrayType *) palloc0(nbytes);
+	SET_VARSIZE(a, nbytes);
+	a->ndim = 1;
+	a->dataoffset = 0;
+	a->elemtype = INT8OID;
+	ARR_DIMS(a)[0] = n;
+	ARR_LBOUND(a)[0] = 1;
+	memcpy(ARR_DATA_PTR(a), v, sizeof(int64) * (Size) n);
+	return a;
 }

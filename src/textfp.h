@@ -10,6 +10,7 @@
 #include "postgres.h"
 #include "fmgr.h"
 #include "port/pg_bitutils.h"
+#include "utils/array.h"
 
 #include "tfp_core.h"
 
@@ -63,6 +64,9 @@ extern const char *textfp_text_utf8(text *t, size_t *len);
 /* Feature options from SQL arguments, checked (22023 on bad values). */
 extern void textfp_feature_opts(tfp_feature_opts *o, int32 ngram, int32 shingle,
 								bool fold_case, bool fold_width, bool fold_han);
+
+/* A one-dimensional int8[] of v[0..n) (n = 0: the empty array). */
+extern ArrayType *textfp_int8_array(const int64 *v, int n);
 
 /* A feature sink that checks for interrupts, for long texts. */
 extern void textfp_interrupt_tick(void);
