@@ -51,34 +51,29 @@
 
 #define KGRAM 5
 
-/* letter -> bucket; i, u, v start no syllable */
-static const signed char bucket_of[26] = {
+/*
+ * letter -> bucket; i, u, v start no syllable and go to NONE, an extra
+ * count slot that nothing reads (so counting needs no branch)
+ */
+#define NONE	TFP_DNA_BUCKETS
+#define SLOTS	(TFP_DNA_BUCKETS + 1)
+static const unsigned char bucket_of[26] = {
 	/* a */ 0, /* b */ 1, /* c */ 2, /* d */ 3, /* e */ 0, /* f */ 4,
-	/* g */ 5, /* h */ 6, /* i */ -1, /* j */ 7, /* k */ 8, /* l */ 9,
+	/* g */ 5, /* h */ 6, /* i */ NONE, /* j */ 7, /* k */ 8, /* l */ 9,
 	/* m */ 10, /* n */ 11, /* o */ 0, /* p */ 12, /* q */ 13, /* r */ 14,
-	/* s */ 15, /* t */ 16, /* u */ -1, /* v */ -1, /* w */ 17, /* x */ 18,
+	/* s */ 15, /* t */ 16, /* u */ NONE, /* v */ NONE, /* w */ 17, /* x */ 18,
 	/* y */ 19, /* z */ 20
 };
 
 int
 tfp_dna_bucket(char letter)
 {
-	if (letter < 'a' || letter > 'z')
+	if (letter < 'a' || letter > 'z' || bucket_of[letter - 'a'] == NONE)
 		return -1;
 	return bucket_of[letter - 'a'];
 }
 
-/*
- * For counting: the bucket of a letter 'a'..'z', with i, u, v going to an
- * extra slot TFP_DNA_BUCKETS that nothing reads (branch-free counts).
- */
-#define SLOTS (TFP_DNA_BUCKETS + 1)
-static const unsigned char slot_of[26] = {
-	0, 1, 2, 3, 0, 4, 5, 6, TFP_DNA_BUCKETS, 7, 8, 9, 10, 11, 0, 12, 13, 14,
-	15, 16, TFP_DNA_BUCKETS, TFP_DNA_BUCKETS, 17, 18, 19, 20
-};
-
-#define tfp_dna_slot(c) slot_of[(c) - 'a']	/* letters are 'a'..'z' */
+#define tfp_dna_slot(c) bucket_of[(c) - 'a']	/* letters are 'a'..'z' */
 
 const char *
 tfp_dna_check(const tfp_dna_opts *o)
@@ -132,6 +127,7 @@ compute_thresholds(dna_thresholds *th, int n, int levels)
 					lq = log1p(-p);
 		double		below = 0.0;	/* P(X < c) */
 		int			j = 1;
+		uint64_t	pv = 1;
 
 		/* walk c = 0 .. n; pmf from logs (no underflow trouble) */
 		for (int c = 0; c <= n && j < levels; c++)
@@ -146,14 +142,12 @@ compute_thresholds(dna_thresholds *th, int n, int levels)
 		}
 		while (j < levels)		/* never reached: unreachable count */
 			th->t[b][j++ - 1] = (uint32_t) n + 1;
+		for (int e = b + 1; e < TFP_DNA_BUCKETS; e++)
+			pv *= (uint64_t) levels;	/* levels^(20 - b) */
 		for (int c = 0, d = 0; c <= n; c++)
 		{
-			uint64_t	pv = 1;
-
 			while (d < levels - 1 && (uint32_t) c >= th->t[b][d])
 				d++;
-			for (int e = b + 1; e < TFP_DNA_BUCKETS; e++)
-				pv *= (uint64_t) levels;
 			th->place[b][c] = (uint64_t) d * pv;
 		}
 	}
