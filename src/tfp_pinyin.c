@@ -418,36 +418,26 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 		}
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		/*
-		 * fastest path: a 3-byte sequence read as a little-endian word w
-		 * (lead 1110xxxx, two continuation bytes 10xxxxxx).  An overlong
+		 * fastest path: a 3-byte sequence read word-wide.  An overlong
 		 * form or a surrogate gives a code point below U+0800 or in
 		 * U+D800..U+DFFF, which has no reading and starts no phrase, like
 		 * the U+FFFD utf8_next() gives for the same three bytes.
 		 */
-		if (end - p >= 4)
+		if (end - p >= 4 && (cp = tfp_utf8_3byte_le(p)) != UINT32_MAX)
 		{
-			uint32_t	w;
-
-			memcpy(&w, p, 4);
-			if ((w & 0xC0C0F0) == 0x8080E0)
+			p += 3;
+			info = bmp_info[cp];
+			/* a run of such characters that start no phrase: stay here */
+			while (!(info & INFO_START) && end - p >= 4)
 			{
-				cp = ((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F);
+				out[n] = (char) ('a' - 1 + (info & INFO_LETTER));
+				n += (info != 0);
+				if ((cp = tfp_utf8_3byte_le(p)) == UINT32_MAX)
+					goto next;
 				p += 3;
 				info = bmp_info[cp];
-				/* a run of such characters that start no phrase: stay here */
-				while (!(info & INFO_START) && end - p >= 4)
-				{
-					out[n] = (char) ('a' - 1 + (info & INFO_LETTER));
-					n += (info != 0);
-					memcpy(&w, p, 4);
-					if ((w & 0xC0C0F0) != 0x8080E0)
-						goto next;
-					cp = ((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F);
-					p += 3;
-					info = bmp_info[cp];
-				}
-				goto have_info;
 			}
+			goto have_info;
 		}
 #endif
 		/* fast path: a well-formed 3-byte sequence (all BMP Han) */

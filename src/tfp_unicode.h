@@ -73,4 +73,27 @@ extern int	tfp_cp_fold(uint32_t cp, unsigned flags, uint32_t *out);
  */
 extern const char *tfp_pinyin(uint32_t cp);
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#include <string.h>
+
+/*
+ * The code point of the 3-byte UTF-8 sequence at p, or UINT32_MAX if p does
+ * not start one (4 bytes must be readable): the bytes are read as one
+ * little-endian word w, and lead byte 1110xxxx with two continuation bytes
+ * 10xxxxxx is (w & 0xC0C0F0) == 0x8080E0.  Overlong forms and surrogates
+ * are not rejected: they come out as U+0000..U+07FF and U+D800..U+DFFF, for
+ * the caller's tables to treat as they would U+FFFD.  Little-endian only.
+ */
+static inline uint32_t
+tfp_utf8_3byte_le(const unsigned char *p)
+{
+	uint32_t	w;
+
+	memcpy(&w, p, 4);
+	if ((w & 0xC0C0F0) != 0x8080E0)
+		return UINT32_MAX;
+	return ((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F);
+}
+#endif
+
 #endif							/* TFP_UNICODE_H */
