@@ -11,6 +11,7 @@
 #include "utils/memutils.h"
 
 #include "minhash.h"
+#include "tfp_sort.h"
 
 extern MinHash *minhash_make(int k, int ngram, int shingle, unsigned fold, bool empty);
 

@@ -15,6 +15,7 @@
 #include "utils/memutils.h"
 
 #include "textfp.h"
+#include "tfp_sort.h"
 #include "tfp_pinyin.h"
 #include "pinyin.h"
 
@@ -168,15 +169,6 @@ pinyin_dna(PG_FUNCTION_ARGS)
 	PG_RETURN_ARRAYTYPE_P(textfp_int8_array(w, (int) nw));
 }
 
-static int
-cmp_int64(const void *a, const void *b)
-{
-	int64		x = *(const int64 *) a,
-				y = *(const int64 *) b;
-
-	return (x > y) - (x < y);
-}
-
 int64 *
 pinyin_sorted_set(ArrayType *a, int *n)
 {
@@ -196,17 +188,7 @@ pinyin_sorted_set(ArrayType *a, int *n)
 	for (int i = 0; i < nd; i++)
 		if (!nulls[i])
 			v[k++] = DatumGetInt64(d[i]);
-	if (k > 1)
-	{
-		int			j = 1;
-
-		qsort(v, k, sizeof(int64), cmp_int64);
-		for (int i = 1; i < k; i++)
-			if (v[i] != v[j - 1])
-				v[j++] = v[i];
-		k = j;
-	}
-	*n = k;
+	*n = (int) tfp_sort_unique_u64((uint64_t *) v, (size_t) k, NULL);
 	return v;
 }
 
@@ -217,8 +199,8 @@ shared_count(ArrayType *a, ArrayType *b, int *na, int *nb)
 	int64	   *x = pinyin_sorted_set(a, na);
 	int64	   *y = pinyin_sorted_set(b, nb);
 
-	return (int) tfp_sorted_intersection((const int64_t *) x, *na,
-										 (const int64_t *) y, *nb);
+	return (int) tfp_intersect_count_u64((const uint64_t *) x, *na,
+										 (const uint64_t *) y, *nb);
 }
 
 /* pinyin_dna_similarity(a int8[], b int8[]) returns float8: Jaccard */

@@ -69,15 +69,5 @@ tfp_minhash_bin(uint64_t g, int k)
 	return (int) (((g >> 32) * (uint64_t) k) >> 32);
 }
 
-/*
- * Sort (in the order of the values as signed int64, as SQL shows int8) and
- * deduplicate n 64-bit values in place (for exact shingle sets); returns the
- * new count.  scratch, if not NULL, has room for n values and allows a radix
- * sort (faster from 64 values on); with NULL the sort is in place.
- */
-extern size_t tfp_sort_unique_u64(uint64_t *v, size_t n, uint64_t *scratch);
-/* |A n B| of two arrays sorted as above, without duplicates. */
-extern size_t tfp_intersect_count_u64(const uint64_t *a, size_t na,
-									  const uint64_t *b, size_t nb);
 
 #endif							/* TFP_MINHASH_H */

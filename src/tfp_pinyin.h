@@ -100,10 +100,6 @@ extern size_t tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o,
 /* DNA of one window given its bucket counts (exposed for the unit test) */
 extern int64_t tfp_dna_pack(const uint32_t *counts, int window, int levels);
 
-/* number of values common to two sorted duplicate-free arrays */
-extern size_t tfp_sorted_intersection(const int64_t *a, size_t na,
-									  const int64_t *b, size_t nb);
-
 /* reference distribution: share of each bucket in real Chinese text */
 extern const double tfp_dna_reference[TFP_DNA_BUCKETS];
 extern const char *const tfp_dna_reference_source;

@@ -210,15 +210,6 @@ slide(const char *l, size_t a, size_t w, size_t *cs, uint32_t *counts)
 	*cs = a;
 }
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t		x = *(const int64_t *) a,
-				y = *(const int64_t *) b;
-
-	return (x > y) - (x < y);
-}
-
 size_t
 tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 {
@@ -332,37 +323,5 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 			out[nout++] = pack(counts, thresholds((int) n, o->levels, 1));
 		}
 	}
-	if (nout > 64)
-		qsort(out, nout, sizeof(int64_t), cmp_i64);
-	else
-		tfp_insertion_sort_i64(out, nout);	/* few windows */
-	{
-		size_t		k = 0;
-
-		for (size_t i = 0; i < nout; i++)
-			if (k == 0 || out[i] != out[k - 1])
-				out[k++] = out[i];
-		nout = k;
-	}
-	return nout;
-}
-
-size_t
-tfp_sorted_intersection(const int64_t *a, size_t na,
-						const int64_t *b, size_t nb)
-{
-	size_t		i = 0,
-				j = 0,
-				k = 0;
-
-	while (i < na && j < nb)
-	{
-		if (a[i] < b[j])
-			i++;
-		else if (a[i] > b[j])
-			j++;
-		else
-			k++, i++, j++;
-	}
-	return k;
+	return tfp_sort_unique_u64((uint64_t *) out, nout, NULL);
 }

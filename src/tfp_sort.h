@@ -1,7 +1,8 @@
 /*
- * tfp_sort.h -- insertion sort of int64 values, shared by the core's sorts
- * (small arrays and the buckets of tfp_sort_unique_u64; the few windows of a
- * pinyin DNA).  Header-only, pure C.
+ * tfp_sort.h -- sets of 64-bit values (shingle hashes, pinyin DNAs) kept as
+ * sorted, duplicate-free arrays in the order of the values as signed int64
+ * (as SQL shows int8): sorting and intersecting them (tfp_sort.c), and the
+ * insertion sort for small arrays.  Pure C.
  */
 #ifndef TFP_SORT_H
 #define TFP_SORT_H
@@ -25,5 +26,16 @@ tfp_insertion_sort_i64(int64_t *a, size_t n)
 		a[j] = v;
 	}
 }
+
+/*
+ * Sort (in the order of the values as signed int64, as SQL shows int8) and
+ * deduplicate n 64-bit values in place (shingle sets, pinyin DNAs); returns
+ * the new count.  scratch, if not NULL, has room for n values and allows a
+ * bucket sort (faster from 64 values on); with NULL the sort is in place.
+ */
+extern size_t tfp_sort_unique_u64(uint64_t *v, size_t n, uint64_t *scratch);
+/* |A n B| of two arrays sorted as above, without duplicates. */
+extern size_t tfp_intersect_count_u64(const uint64_t *a, size_t na,
+									  const uint64_t *b, size_t nb);
 
 #endif							/* TFP_SORT_H */

@@ -6,7 +6,7 @@
  * non-negative and below levels^21.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
- *       test/fuzz/fuzz_pinyin.c src/tfp_pinyin*.c src/tfp_unicode*.c -lm \
+ *       test/fuzz/fuzz_pinyin.c src/tfp_pinyin*.c src/tfp_sort.c src/tfp_unicode*.c -lm \
  *       -o /tmp/fuzz_pinyin
  *   /tmp/fuzz_pinyin -max_total_time=60
  */

@@ -12,6 +12,7 @@
 
 #include "tfp_core.h"
 #include "tfp_minhash.h"
+#include "tfp_sort.h"
 
 #include "tap.h"
 

@@ -1,0 +1,198 @@
+/*
+ * tfp_sort.c -- sorting and intersecting sets of 64-bit values (tfp_sort.h)
+ */
+#include <string.h>
+
+#include "tfp_sort.h"
+
+/*
+ * Sorting int64 values (the order of int8 in SQL): introsort with the
+ * comparisons inline -- quicksort on the median of three, insertion sort
+ * below 16 elements, heapsort where the recursion gets too deep (so the
+ * worst case stays O(n log n)).  About ten times faster than qsort() with a
+ * comparison callback on a few hundred values.
+ */
+static void
+sift_down_i64(int64_t *a, size_t root, size_t n)
+{
+	int64_t		v = a[root];
+
+	for (;;)
+	{
+		size_t		c = 2 * root + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && a[c + 1] > a[c])
+			c++;
+		if (a[c] <= v)
+			break;
+		a[root] = a[c];
+		root = c;
+	}
+	a[root] = v;
+}
+
+static void
+heap_sort_i64(int64_t *a, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down_i64(a, i, n);
+	for (size_t i = n; i-- > 1;)
+	{
+		int64_t		t = a[0];
+
+		a[0] = a[i];
+		a[i] = t;
+		sift_down_i64(a, 0, i);
+	}
+}
+
+static void
+intro_sort_i64(int64_t *a, size_t n, int depth)
+{
+	while (n > 16)
+	{
+		int64_t		x = a[0],
+					y = a[n / 2],
+					z = a[n - 1],
+					pivot;
+		size_t		i = 0,
+					j = n - 1;
+
+		if (depth-- == 0)
+		{
+			heap_sort_i64(a, n);
+			return;
+		}
+		/* median of three */
+		pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+		/* Hoare partition: a[0..j] <= pivot <= a[j+1..n) */
+		for (;;)
+		{
+			int64_t		t;
+
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			t = a[i];
+			a[i] = a[j];
+			a[j] = t;
+			i++;
+			j--;
+		}
+		/* recurse into the smaller side, loop on the larger */
+		if (j + 1 < n - (j + 1))
+		{
+			intro_sort_i64(a, j + 1, depth);
+			a += j + 1;
+			n -= j + 1;
+		}
+		else
+		{
+			intro_sort_i64(a + j + 1, n - (j + 1), depth);
+			n = j + 1;
+		}
+	}
+	tfp_insertion_sort_i64(a, n);
+}
+
+/*
+ * One pass of MSD radix sort, then a comparison sort per bucket: the values
+ * (sign bit flipped, which puts the int64 order into unsigned order) are
+ * distributed by their top bits into up to 4,096 buckets, about one value
+ * per bucket, and each bucket is sorted in place (insertion sort when small,
+ * introsort otherwise, so skewed input is still O(n log n)).  Shingle
+ * hashes are uniform, so most buckets hold zero to two values: several times
+ * faster than a comparison sort, whose branches are unpredictable here.
+ */
+#define SIGN_BIT	UINT64_C(0x8000000000000000)
+#define MAX_BUCKET_BITS 12
+
+static void
+bucket_sort_i64(uint64_t *v, size_t n, uint64_t *tmp)
+{
+	uint32_t	start[(1 << MAX_BUCKET_BITS) + 1];
+	int			bits = 1;
+	size_t		nb,
+				i;
+
+	while (bits < MAX_BUCKET_BITS && ((size_t) 1 << bits) < n)
+		bits++;
+	nb = (size_t) 1 << bits;
+	memset(start, 0, (nb + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		start[((v[i] ^ SIGN_BIT) >> (64 - bits)) + 1]++;
+	for (i = 1; i <= nb; i++)
+		start[i] += start[i - 1];
+	for (i = 0; i < n; i++)
+		tmp[start[(v[i] ^ SIGN_BIT) >> (64 - bits)]++] = v[i];
+	/* start[b] is now the end of bucket b, the start of bucket b + 1 */
+	for (i = 0; i < nb; i++)
+	{
+		size_t		lo = i == 0 ? 0 : start[i - 1],
+					m = start[i] - lo;
+
+		if (m > 16)
+		{
+			int			depth = 0;
+
+			for (size_t k = m; k > 1; k >>= 1)
+				depth += 2;
+			intro_sort_i64((int64_t *) tmp + lo, m, depth);
+		}
+		else if (m > 1)
+			tfp_insertion_sort_i64((int64_t *) tmp + lo, m);
+	}
+	memcpy(v, tmp, n * sizeof(uint64_t));
+}
+
+size_t
+tfp_sort_unique_u64(uint64_t *v, size_t n, uint64_t *scratch)
+{
+	int64_t    *a = (int64_t *) v;
+	size_t		i,
+				o;
+	int			depth = 0;
+
+	if (n < 2)
+		return n;
+	if (scratch != NULL && n >= 64 && n <= UINT32_MAX)
+		bucket_sort_i64(v, n, scratch);
+	else
+	{
+		for (i = n; i > 1; i >>= 1)
+			depth += 2;
+		intro_sort_i64(a, n, depth);
+	}
+	for (i = 1, o = 1; i < n; i++)
+		if (a[i] != a[o - 1])
+			a[o++] = a[i];
+	return o;
+}
+
+size_t
+tfp_intersect_count_u64(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+	size_t		i = 0,
+				j = 0,
+				c = 0;
+
+	while (i < na && j < nb)
+	{
+		if ((int64_t) a[i] < (int64_t) b[j])
+			i++;
+		else if ((int64_t) a[i] > (int64_t) b[j])
+			j++;
+		else
+		{
+			c++;
+			i++;
+			j++;
+		}
+	}
+	return c;
+}
