@@ -100,6 +100,17 @@ intro_sort_i64(int64_t *a, size_t n, int depth)
 	tfp_insertion_sort_i64(a, n);
 }
 
+/* introsort of a[0..n), with a recursion budget of 2 log2(n) */
+static void
+sort_i64(int64_t *a, size_t n)
+{
+	int			depth = 0;
+
+	for (size_t k = n; k > 1; k >>= 1)
+		depth += 2;
+	intro_sort_i64(a, n, depth);
+}
+
 /*
  * One pass of MSD radix sort, then a comparison sort per bucket: the values
  * (sign bit flipped, which puts the int64 order into unsigned order) are
@@ -136,16 +147,7 @@ bucket_sort_i64(uint64_t *v, size_t n, uint64_t *tmp)
 		size_t		lo = i == 0 ? 0 : start[i - 1],
 					m = start[i] - lo;
 
-		if (m > 16)
-		{
-			int			depth = 0;
-
-			for (size_t k = m; k > 1; k >>= 1)
-				depth += 2;
-			intro_sort_i64((int64_t *) tmp + lo, m, depth);
-		}
-		else if (m > 1)
-			tfp_insertion_sort_i64((int64_t *) tmp + lo, m);
+		sort_i64((int64_t *) tmp + lo, m);
 	}
 	memcpy(v, tmp, n * sizeof(uint64_t));
 }
@@ -156,18 +158,13 @@ tfp_sort_unique_u64(uint64_t *v, size_t n, uint64_t *scratch)
 	int64_t    *a = (int64_t *) v;
 	size_t		i,
 				o;
-	int			depth = 0;
 
 	if (n < 2)
 		return n;
 	if (scratch != NULL && n >= 64 && n <= UINT32_MAX)
 		bucket_sort_i64(v, n, scratch);
 	else
-	{
-		for (i = n; i > 1; i >>= 1)
-			depth += 2;
-		intro_sort_i64(a, n, depth);
-	}
+		sort_i64(a, n);
 	for (i = 1, o = 1; i < n; i++)
 		if (a[i] != a[o - 1])
 			a[o++] = a[i];
