@@ -147,7 +147,8 @@ bucket_sort_i64(uint64_t *v, size_t n, uint64_t *tmp)
 		size_t		lo = i == 0 ? 0 : start[i - 1],
 					m = start[i] - lo;
 
-		sort_i64((int64_t *) tmp + lo, m);
+		if (m > 1)
+			sort_i64((int64_t *) tmp + lo, m);
 	}
 	memcpy(v, tmp, n * sizeof(uint64_t));
 }
