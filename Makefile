@@ -9,7 +9,8 @@ EXTENSION   = textfp
 EXTVERSION  = 1.0
 
 MODULE_big  = textfp
-OBJS        = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
+# src/tfp_features_fast.c is included by src/tfp_features.c, not built alone
+OBJS        = $(patsubst %.c,%.o,$(sort $(filter-out src/tfp_features_fast.c,$(wildcard src/*.c))))
 
 # The install script is assembled from the fragments in src/sql/ (one per
 # concern, applied in file-name order); upgrade scripts live in upgrade/.
@@ -30,19 +31,19 @@ include $(PGXS)
 # PGXS does not track header dependencies: rebuild every object when a header
 # or the generated data file (included by tfp_unicode.c for its table
 # geometry) changes.
-$(OBJS): $(wildcard src/*.h) src/tfp_unicode_data.c
+$(OBJS): $(wildcard src/*.h) src/tfp_unicode_data.c src/tfp_features_fast.c
 
 $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 	cat $^ > $@
 
 # C unit tests of the PostgreSQL-free core (src/tfp_*.c): each test/unit/*.c
 # links against those files only and prints TAP-style "ok"/"not ok" lines.
-CORE_SRCS  = $(sort $(wildcard src/tfp_*.c))
+CORE_SRCS  = $(sort $(filter-out src/tfp_features_fast.c,$(wildcard src/tfp_*.c)))
 UNIT_SRCS  = $(sort $(wildcard test/unit/*.c))
 UNIT_BINS  = $(UNIT_SRCS:.c=.bin)
 UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu11 -Isrc
 
-test/unit/%.bin: test/unit/%.c $(CORE_SRCS) $(wildcard src/tfp_*.h) test/unit/tap.h
+test/unit/%.bin: test/unit/%.c $(CORE_SRCS) src/tfp_features_fast.c $(wildcard src/tfp_*.h) test/unit/tap.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
 
 unitcheck: $(UNIT_BINS)
@@ -54,7 +55,7 @@ SAN_CFLAGS = -O1 -g -Wall -Wextra -std=gnu11 -Isrc -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_SANS  = $(UNIT_SRCS:.c=.san)
 
-test/unit/%.san: test/unit/%.c $(CORE_SRCS) $(wildcard src/tfp_*.h) test/unit/tap.h
+test/unit/%.san: test/unit/%.c $(CORE_SRCS) src/tfp_features_fast.c $(wildcard src/tfp_*.h) test/unit/tap.h
 	$(CC) $(SAN_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
 
 unitcheck-san: $(UNIT_SANS)

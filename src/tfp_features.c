@@ -148,7 +148,7 @@ han_gram_hash(extractor *x, uint64_t last, int k)
 }
 
 /* Close the open han unit: it completes one n-gram if the run is long enough. */
-void
+static void
 tfpx_han_close_unit(extractor *x)
 {
 	uint64_t	last = x->run_len;
@@ -183,7 +183,7 @@ han_end_run(extractor *x)
 	x->run_len = 0;
 }
 
-void
+static void
 tfpx_han_begin_unit(extractor *x, uint32_t cp)
 {
 	unit	   *u;
@@ -231,7 +231,7 @@ word_add(extractor *x, const unsigned char *b, size_t len)
 #if defined(__GNUC__)
 __attribute__((flatten))
 #endif
-uint64_t
+static uint64_t
 tfpx_shingle_hash(extractor *x, uint64_t last, int k)
 {
 	unsigned char buf[8 * TFP_MAX_SHINGLE];
@@ -251,7 +251,7 @@ tfpx_shingle_hash(extractor *x, uint64_t last, int k)
 	return xxh3_fixed(buf, 8 * (size_t) k, TFP_SEED_SHINGLE);
 }
 
-void
+static void
 tfpx_word_close(extractor *x)
 {
 	uint64_t	h;
@@ -535,3 +535,5 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 	return x->nfeatures;
 }
 
+/* the fast paths: part of this translation unit (see tfp_extract.h) */
+#include "tfp_features_fast.c"

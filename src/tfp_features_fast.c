@@ -5,6 +5,8 @@
  * code of tfp_features.c would give in the same way, and hands everything
  * else back to it (test/unit/test_fastpath.c compares both over random
  * texts, with tfp_extract_fastpath = 0 selecting the general code alone).
+ *
+ * Not compiled on its own: tfp_features.c includes it (see tfp_extract.h).
  */
 #include "tfp_extract.h"
 
@@ -27,7 +29,7 @@ int			tfp_extract_fastpath = 1;
 static uint32_t han_fast[FAST_FLAGS][0x10000];
 static unsigned char han_fast_ready[FAST_FLAGS];
 
-const uint32_t *
+static const uint32_t *
 tfpx_han_fast_table(unsigned fold)
 {
 	uint32_t   *t = han_fast[fold & 7];
@@ -287,7 +289,7 @@ run_tail_plain(const extractor *x, int n)
  * unit is closed by tfpx_han_close_unit().  Returns the
  * position after the last character taken.
  */
-size_t
+static size_t
 tfpx_han_run_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 			 const uint32_t *t, uint32_t e)
 {
@@ -476,7 +478,7 @@ tail:
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
 /* ASCII words from pos (a word starts there; nothing is open) */
-size_t
+static size_t
 tfpx_ascii_words(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 				 int fold_case)
 {

@@ -7,7 +7,7 @@
  * (the default) and plain (center => false), and prints for each the number
  * of texts, the mean |share - 50%| over the 64 bits, the lowest and highest
  * share.  Used by test/bench/bit_balance.sh; build from the repository root:
- *   cc -O2 -Isrc -o /tmp/bit_balance tools/bit_balance.c src/tfp_features*.c \
+ *   cc -O2 -Isrc -o /tmp/bit_balance tools/bit_balance.c src/tfp_features.c \
  *      src/tfp_simhash.c src/tfp_simhash_ref.c src/tfp_unicode.c src/tfp_unicode_data.c -lm
  */
 #include <math.h>

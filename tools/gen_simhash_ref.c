@@ -11,7 +11,7 @@
  *
  * Build and run from the repository root (see tools/README.md):
  *   cc -O2 -Isrc -o /tmp/gen_simhash_ref tools/gen_simhash_ref.c \
- *      src/tfp_features.c src/tfp_features_fast.c src/tfp_simhash.c src/tfp_unicode.c src/tfp_unicode_data.c
+ *      src/tfp_features.c src/tfp_simhash.c src/tfp_unicode.c src/tfp_unicode_data.c
  *   /tmp/gen_simhash_ref test/data/pool_zh.txt test/data/pool_en.txt > src/tfp_simhash_ref.c
  *
  * The committed output is part of the simhash stability contract: changing

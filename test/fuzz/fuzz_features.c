@@ -5,7 +5,7 @@
  * on how the features were batched.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
- *       test/fuzz/fuzz_features.c src/tfp_features.c src/tfp_features_fast.c src/tfp_simhash.c \
+ *       test/fuzz/fuzz_features.c src/tfp_features.c src/tfp_simhash.c \
  *       src/tfp_simhash_ref.c src/tfp_unicode.c src/tfp_unicode_data.c -o /tmp/fuzz_features
  *   /tmp/fuzz_features -max_total_time=60
  */
