@@ -45,6 +45,12 @@ SELECT pinyin_dna_query('{1,2,3}', 2) AS q, '{2,3,9}'::int8[] %& pinyin_dna_quer
 SELECT length(pinyin_initials(t)) AS initials_len, cardinality(pinyin_dna(t)) AS dnas,
        pinyin_dna(t) = pinyin_dna(repeat('中华人民共和国重庆银行 ', 3000)) AS periodic
 FROM (SELECT repeat('中华人民共和国重庆银行 ', 200000) AS t) x;
+-- a text whose content-defined windows all start too late for a whole window
+-- is one window of all its letters, up to 3 x window_length of them (2,002
+-- and 3,003 letters here; these once wrote past the threshold table)
+SELECT pinyin_dna(repeat('中华人民共和国重庆银行', 182), 1024, 0) AS whole_2002,
+       pinyin_dna(repeat('中华人民共和国重庆银行', 273), 1024, 0, 8) AS whole_3003,
+       cardinality(pinyin_dna(repeat('中华人民共和国重庆银行', 400), 1024, 0)) AS windows_4400;
 -- bad parameters: 22023
 CREATE FUNCTION err(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN

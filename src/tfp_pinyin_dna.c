@@ -102,6 +102,16 @@ tfp_dna_max_windows(size_t n, const tfp_dna_opts *o)
 }
 
 /*
+ * Longest letter string counted as one window: a window, or a whole text
+ * whose content-defined anchors all start too late for a whole window.  The
+ * first anchor lies within the first 2*step-1 5-gram positions, so that
+ * happens only when n < window + 2*step - 2 (or n < 2*step + 3 when the
+ * text has fewer 5-grams than one winnowing run), and step <= window: n <
+ * 3 * window.
+ */
+#define MAX_COUNTED (3 * TFP_DNA_MAX_WINDOW)
+
+/*
  * Thresholds of a window of n letters: digit of bucket b >= j iff count >=
  * t[b][j-1], j = 1 .. levels-1.
  */
@@ -112,7 +122,7 @@ typedef struct dna_thresholds
 	uint32_t	t[TFP_DNA_BUCKETS][TFP_DNA_MAX_LEVELS - 1];
 	/* by count: the digit times its place value, levels^(20 - b), so a
 	 * DNA is the sum over the buckets (the same number as Horner's rule) */
-	uint64_t	place[TFP_DNA_BUCKETS][TFP_DNA_MAX_WINDOW + 1];
+	uint64_t	place[TFP_DNA_BUCKETS][MAX_COUNTED + 1];
 } dna_thresholds;
 
 static void

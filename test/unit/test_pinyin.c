@@ -181,6 +181,31 @@ main(void)
 		free(a);
 		free(b);
 		free(t);
+		{
+			/*
+			 * all anchors too late for a whole window: one window of all the
+			 * letters, here 3,003 of them (window 1024, so close to the
+			 * 3 x window bound); ASan/UBSan build: within the tables
+			 */
+			size_t		len = 273 * strlen("中华人民共和国重庆银行");
+			char	   *rep = malloc(len + 1),
+					   *l = malloc(len);
+			uint32_t	c[TFP_DNA_BUCKETS] = {0};
+			size_t		n;
+
+			for (int i = 0; i < 273; i++)
+				strcpy(rep + i * strlen("中华人民共和国重庆银行"), "中华人民共和国重庆银行");
+			n = tfp_pinyin_letters(rep, len, l);
+			for (size_t i = 0; i < n; i++)
+				if (tfp_dna_bucket(l[i]) >= 0)
+					c[tfp_dna_bucket(l[i])]++;
+			nt = dna(rep, 1024, 0, 8, 1, &t);
+			check(n == 3003 && nt == 1 && t[0] == tfp_dna_pack(c, (int) n, 8),
+				  "late anchors: one window of all 3,003 letters");
+			free(t);
+			free(rep);
+			free(l);
+		}
 		check(dna("hello world", 64, 50, 4, 1, &a) == 0, "no Han: no DNA");
 		free(a);
 		check(dna("中文", 64, 50, 4, 1, &a) == 1, "short text: one DNA");
