@@ -25,6 +25,7 @@
 #include "tfp_unicode.h"
 
 void		(*tfp_pinyin_tick) (void) = NULL;
+int			tfp_pinyin_fastpath = 1;
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TFP_UNLIKELY(x) __builtin_expect((x) != 0, 0)
@@ -56,6 +57,23 @@ typedef struct py_phrase
 #define MAX_PHRASES 1024
 static py_phrase phrases[MAX_PHRASES];
 static int	nphrases = -1;		/* -1: not built yet */
+
+/*
+ * First phrase (in sorted order) of each first character: open addressing
+ * on the folded first character, linear probing, key 0 = empty slot.
+ */
+#define FIRST_BITS 11			/* 2048 slots > 2 * MAX_PHRASES */
+static struct
+{
+	uint32_t	key;
+	uint16_t	lo;
+}			first_index[1 << FIRST_BITS];
+
+static inline uint32_t
+first_slot(uint32_t key)
+{
+	return (key * 0x9E3779B1u) >> (32 - FIRST_BITS);
+}
 /*
  * BMP fast path, built with the phrase index: bmp_info[cp] is 0 if cp has no
  * reading, else the first letter of its reading (1 = 'a' .. 26 = 'z') |
@@ -196,6 +214,17 @@ build_phrases(void)
 			n++;
 	}
 	qsort(phrases, n, sizeof(py_phrase), phrase_cmp);
+	memset(first_index, 0, sizeof(first_index));
+	for (int i = 0; i < n; i++)
+		if (i == 0 || phrases[i].key[0] != phrases[i - 1].key[0])
+		{
+			uint32_t	h = first_slot(phrases[i].key[0]);
+
+			while (first_index[h].key != 0)
+				h = (h + 1) & ((1 << FIRST_BITS) - 1);
+			first_index[h].key = phrases[i].key[0];
+			first_index[h].lo = (uint16_t) i;
+		}
 	memset(bmp_info, 0, sizeof(bmp_info));
 	{
 		/* folded characters at the start of / inside phrases */
@@ -235,7 +264,18 @@ build_phrases(void)
 			if (f < 0x10000 && (later[f >> 3] >> (f & 7)) & 1)
 				bmp_info[cp] |= INFO_CONT;
 			if (f < 0x10000 && (single[f >> 3] >> (f & 7)) & 1)
+			{
+				/*
+				 * its letter is that of the one-character entry, which
+				 * applies whenever no longer phrase does (the letters loop
+				 * emits it without asking phrase_match)
+				 */
 				bmp_info[cp] |= INFO_SINGLE;
+				for (int i = 0; i < n; i++)
+					if (phrases[i].len == 1 && phrases[i].key[0] == f)
+						bmp_info[cp] = (uint8_t) ((bmp_info[cp] & ~INFO_LETTER) |
+												  (phrases[i].readings[0] - 'a' + 1));
+			}
 		}
 
 		/*
@@ -309,8 +349,8 @@ phrase_match(uint32_t cp, const uint8_t *p, const uint8_t *end,
 	uint32_t	key[PHRASE_MAXLEN];
 	const uint8_t *ends[PHRASE_MAXLEN];
 	int			k = 1,
-				lo = 0,
-				hi = nphrases;
+				lo;
+	uint32_t	h;
 	const py_phrase *best = NULL;
 
 	key[0] = fold_han(cp);
@@ -332,15 +372,11 @@ phrase_match(uint32_t cp, const uint8_t *p, const uint8_t *end,
 	if (k == 1 && cp < 0x10000 && !(bmp_info[cp] & INFO_SINGLE))
 		return NULL;
 	/* first entry with this first character */
-	while (lo < hi)
-	{
-		int			mid = (lo + hi) / 2;
-
-		if (phrases[mid].key[0] < key[0])
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	for (h = first_slot(key[0]); first_index[h].key != key[0];
+		 h = (h + 1) & ((1 << FIRST_BITS) - 1))
+		if (first_index[h].key == 0)
+			return NULL;
+	lo = first_index[h].lo;
 	for (; lo < nphrases && phrases[lo].key[0] == key[0]; lo++)
 	{
 		const py_phrase *ph = &phrases[lo];
@@ -413,30 +449,68 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 
 		if (*p < 0x80)
 		{
-			p++;
+			/* ASCII: no letter; skip the run eight bytes at a time */
+			uint64_t	w,
+						high;
+
+			for (p++; end - p >= 8; p += 8)
+			{
+				memcpy(&w, p, 8);
+				if ((high = w & UINT64_C(0x8080808080808080)) != 0)
+				{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+					p += __builtin_ctzll(high) >> 3;
+#else
+					while (*p < 0x80)
+						p++;
+#endif
+					break;
+				}
+			}
 			continue;
 		}
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		/*
-		 * fastest path: a 3-byte sequence read word-wide.  An overlong
-		 * form or a surrogate gives a code point below U+0800 or in
-		 * U+D800..U+DFFF, which has no reading and starts no phrase, like
-		 * the U+FFFD utf8_next() gives for the same three bytes.
+		 * fastest path: runs of 3-byte sequences, each read word-wide with
+		 * the next one.  An overlong form or a surrogate gives a code point
+		 * below U+0800 or in U+D800..U+DFFF, which has no reading and is
+		 * in no phrase, like the U+FFFD utf8_next() gives for the same
+		 * bytes; a sequence that is not 3 bytes gives UINT32_MAX, which
+		 * reads as U+FFFF (no reading either).
+		 *
+		 * A phrase of two or more characters can start at cp only if cp
+		 * starts some phrase (INFO_START), the next character continues
+		 * one (INFO_CONT) and the pair is in the pair filter; that is
+		 * tested once per character from the two infos, without a branch
+		 * on either alone (START is common), and only the rare survivors
+		 * go to phrase_match.  Otherwise the letter is the character's own
+		 * (for one with a one-character entry, that entry's: bmp_info has
+		 * it).
 		 */
-		if (end - p >= 4 && (cp = tfp_utf8_3byte_le(p)) != UINT32_MAX)
+		if (tfp_pinyin_fastpath && end - p >= 7 &&
+			(cp = tfp_utf8_3byte_le(p)) != UINT32_MAX)
 		{
-			p += 3;
 			info = bmp_info[cp];
-			/* a run of such characters that start no phrase: stay here */
-			while (!(info & INFO_START) && end - p >= 4)
+			do
 			{
+				uint32_t	nx = tfp_utf8_3byte_le(p + 3);
+				unsigned	ninfo = bmp_info[nx & 0xFFFF];
+
+				if (TFP_UNLIKELY((info >> 1) & ninfo & INFO_CONT &
+								 (pair_maybe(cp, nx) << 6)))
+				{
+					p += 3;
+					goto phrase;
+				}
 				out[n] = (char) ('a' - 1 + (info & INFO_LETTER));
 				n += (info != 0);
-				if ((cp = tfp_utf8_3byte_le(p)) == UINT32_MAX)
-					goto next;
 				p += 3;
-				info = bmp_info[cp];
-			}
+				if (nx == UINT32_MAX)
+					goto next;
+				cp = nx;
+				info = ninfo;
+			} while (end - p >= 7);
+			p += 3;
 			goto have_info;
 		}
 #endif
@@ -459,8 +533,10 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 				((info & INFO_SINGLE) || next_pair_maybe(cp, p, end)))
 			{
 				const uint8_t *after;
-				const py_phrase *ph = phrase_match(cp, p, end, &after);
+				const py_phrase *ph;
 
+		phrase:
+				ph = phrase_match(cp, p, end, &after);
 				if (ph)
 				{
 					const char *q = ph->readings;
@@ -481,7 +557,9 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 		r = reading_slow(cp);
 		if (r != NULL)
 			out[n++] = r[0];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 next:	;
+#endif
 	}
 	return n;
 }

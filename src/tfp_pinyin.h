@@ -48,6 +48,11 @@ extern size_t tfp_pinyin_text(const char *s, size_t len, unsigned flags,
  */
 extern size_t tfp_pinyin_letters(const char *s, size_t len, char *out);
 
+/* 1 (default): tfp_pinyin_letters() takes its fast path over runs of 3-byte
+ * characters; 0: only the general code, which gives the same letters (for
+ * tests). */
+extern int	tfp_pinyin_fastpath;
+
 /* ---------------------------------------------------------------- DNA */
 
 /*

@@ -53,27 +53,28 @@
 
 /*
  * letter -> bucket; i, u, v start no syllable and go to NONE, an extra
- * count slot that nothing reads (so counting needs no branch)
+ * count slot that nothing reads (so counting needs no branch).  Indexed by
+ * the letter's byte; other bytes never occur in a letter string.
  */
 #define NONE	TFP_DNA_BUCKETS
 #define SLOTS	(TFP_DNA_BUCKETS + 1)
-static const unsigned char bucket_of[26] = {
-	/* a */ 0, /* b */ 1, /* c */ 2, /* d */ 3, /* e */ 0, /* f */ 4,
-	/* g */ 5, /* h */ 6, /* i */ NONE, /* j */ 7, /* k */ 8, /* l */ 9,
-	/* m */ 10, /* n */ 11, /* o */ 0, /* p */ 12, /* q */ 13, /* r */ 14,
-	/* s */ 15, /* t */ 16, /* u */ NONE, /* v */ NONE, /* w */ 17, /* x */ 18,
-	/* y */ 19, /* z */ 20
+static const unsigned char slot_of_byte[256] = {
+	['a'] = 0, ['b'] = 1, ['c'] = 2, ['d'] = 3, ['e'] = 0, ['f'] = 4,
+	['g'] = 5, ['h'] = 6, ['i'] = NONE, ['j'] = 7, ['k'] = 8, ['l'] = 9,
+	['m'] = 10, ['n'] = 11, ['o'] = 0, ['p'] = 12, ['q'] = 13, ['r'] = 14,
+	['s'] = 15, ['t'] = 16, ['u'] = NONE, ['v'] = NONE, ['w'] = 17,
+	['x'] = 18, ['y'] = 19, ['z'] = 20
 };
+
+#define tfp_dna_slot(c) slot_of_byte[(unsigned char) (c)]
 
 int
 tfp_dna_bucket(char letter)
 {
-	if (letter < 'a' || letter > 'z' || bucket_of[letter - 'a'] == NONE)
+	if (letter < 'a' || letter > 'z' || tfp_dna_slot(letter) == NONE)
 		return -1;
-	return bucket_of[letter - 'a'];
+	return tfp_dna_slot(letter);
 }
-
-#define tfp_dna_slot(c) bucket_of[(c) - 'a']	/* letters are 'a'..'z' */
 
 const char *
 tfp_dna_check(const tfp_dna_opts *o)
@@ -110,6 +111,7 @@ tfp_dna_max_windows(size_t n, const tfp_dna_opts *o)
  * 3 * window.
  */
 #define MAX_COUNTED (3 * TFP_DNA_MAX_WINDOW)
+#define UP_COLS TFP_DNA_MAX_WINDOW
 
 /*
  * Thresholds of a window of n letters: digit of bucket b >= j iff count >=
@@ -123,6 +125,11 @@ typedef struct dna_thresholds
 	/* by count: the digit times its place value, levels^(20 - b), so a
 	 * DNA is the sum over the buckets (the same number as Horner's rule) */
 	uint64_t	place[TFP_DNA_BUCKETS][MAX_COUNTED + 1];
+	/* windows (n <= TFP_DNA_MAX_WINDOW) only: a letter of slot b entering
+	 * a window where b counts c adds up[b][c] = place[b][c + 1] -
+	 * place[b][c] to its DNA; the NONE slot's row is zero */
+	uint64_t	up[SLOTS][UP_COLS];
+	uint64_t	v0;				/* DNA of the empty window */
 } dna_thresholds;
 
 static void
@@ -160,6 +167,16 @@ compute_thresholds(dna_thresholds *th, int n, int levels)
 				d++;
 			th->place[b][c] = (uint64_t) d * pv;
 		}
+	}
+	th->v0 = 0;
+	for (int b = 0; b < TFP_DNA_BUCKETS; b++)
+		th->v0 += th->place[b][0];
+	if (n <= TFP_DNA_MAX_WINDOW)
+	{
+		memset(th->up[NONE], 0, sizeof(th->up[NONE]));
+		for (int b = 0; b < TFP_DNA_BUCKETS; b++)
+			for (int c = 0; c < n; c++)
+				th->up[b][c] = th->place[b][c + 1] - th->place[b][c];
 	}
 }
 
@@ -202,22 +219,145 @@ count(const char *l, size_t n, uint32_t *counts)
 }
 
 /*
- * Counts of the window [a, a + w), updated from those of [*cs, *cs + w)
- * (windows come in increasing order of start): O(distance moved).
+ * A window of w letters moving along the text (windows come in increasing
+ * order of start), its counts and its DNA kept up to date letter by letter:
+ * the DNA is a sum over the buckets (pack()), so it changes by up[][] as a
+ * letter enters and back as one leaves (mod 2^64; the sum itself is below
+ * 2^63 at every step, the same number pack() gives).  O(distance moved).
+ *
+ * A slot's count c is kept as the offset of up[slot][c] from up[0][0], so
+ * a letter costs one table read, one add and one store.
  */
-static void
-slide(const char *l, size_t a, size_t w, size_t *cs, uint32_t *counts)
+typedef struct dna_window
 {
-	if (*cs == (size_t) -1 || a >= *cs + w)
-		count(l + a, w, counts);
+	const dna_thresholds *th;	/* of the window length */
+	size_t		start;			/* (size_t) -1: not placed yet */
+	uint64_t	v;				/* the DNA */
+	size_t		at[SLOTS];		/* slot b counts c: at[b] = b * UP_COLS + c */
+} dna_window;
+
+/* move the window to [a, a + w) and return its DNA */
+static inline int64_t
+window_at(dna_window *restrict win, const char *restrict l, size_t a, size_t w)
+{
+	const uint64_t *up = &win->th->up[0][0];
+	size_t	   *restrict at = win->at;
+	uint64_t	v = win->v;
+
+	if (win->start == (size_t) -1 || a >= win->start + w)
+	{
+		for (int b = 0; b < SLOTS; b++)
+			at[b] = (size_t) b * UP_COLS;
+		v = win->th->v0;
+		for (size_t i = a; i < a + w; i++)
+			v += up[at[tfp_dna_slot(l[i])]++];
+	}
 	else
 	{
-		for (size_t i = *cs; i < a; i++)
-			counts[tfp_dna_slot(l[i])]--;
-		for (size_t i = *cs + w; i < a + w; i++)
-			counts[tfp_dna_slot(l[i])]++;
+		for (size_t i = win->start; i < a; i++)
+			v -= up[--at[tfp_dna_slot(l[i])]];
+		for (size_t i = win->start + w; i < a + w; i++)
+			v += up[at[tfp_dna_slot(l[i])]++];
 	}
-	*cs = a;
+	win->start = a;
+	win->v = v;
+	return (int64_t) v;
+}
+
+/*
+ * The content-defined windows: winnowing over the hashes of the letter
+ * 5-grams (hash i covers l[i .. i+4], i < nh), runs of wn = 2*step-1 hashes;
+ * the DNA of [a, a + w) for each distinct anchor a with a + w <= n, written
+ * to out in the order of the anchors.  Returns how many.
+ *
+ * The minimum of every run, van Herk / Gil-Werman: the hashes are cut into
+ * blocks of wn; the run ending at i is the tail of the previous block plus
+ * the head of the current one, so its minimum is that of the previous
+ * block's suffix minimum sm[] and the running prefix minimum pm (or pm alone
+ * when the run is exactly a block).  No branch: a position's hash and index
+ * are one 64-bit key, hash << 12 | (4095 - rel), rel its distance from the
+ * start of the previous block (< 2 * wn <= 4094), so a minimum is one
+ * unsigned comparison and on equal hashes the later position (smaller
+ * 4095 - rel) wins, the rightmost-minimum rule of winnowing.  The hash takes
+ * 44 bits, so a key fits 56.
+ */
+#define BLOCK 2048				/* >= 2 * TFP_DNA_MAX_WINDOW - 1 */
+#define KEY_IDX 12
+#define KEY_LOW ((UINT64_C(1) << KEY_IDX) - 1)
+
+static size_t
+winnow(const char *restrict l, size_t n, size_t nh, size_t wn, size_t w,
+	   const dna_thresholds *th, int64_t *restrict out)
+{
+	/* static: large for the stack; no state survives a call */
+	static uint64_t bk[BLOCK];	/* keys of the current block, relative to
+								 * its start */
+	static uint64_t sm[BLOCK + 1];	/* suffix minima of the previous block */
+	dna_window	win = {th, (size_t) -1, 0, {0}};
+	const uint64_t mask = (UINT64_C(1) << (5 * KGRAM)) - 1;
+	uint64_t	g = 0,
+				pm = UINT64_MAX;
+	size_t		nout = 0,
+				last = (size_t) -1,
+				e = wn < nh ? wn : nh;
+
+#define NEXT_KEY(i, rel) \
+	(g = ((g << 5) | (uint64_t) (l[(i) + KGRAM - 1] & 31)) & mask, \
+	 ((g * UINT64_C(0x9E3779B97F4A7C15)) >> 20 << KEY_IDX) | (KEY_LOW - (rel)))
+#define ANCHOR(anchor) \
+	do { \
+		size_t		a = (anchor); \
+		\
+		if (a != last) \
+		{ \
+			last = a; \
+			if (a + w <= n) \
+				out[nout++] = window_at(&win, l, a, w); \
+		} \
+	} while (0)
+
+	for (size_t i = 0; i < KGRAM - 1; i++)
+		g = (g << 5) | (uint64_t) (l[i] & 31);
+
+	/* the first block: keys relative to 0; only its whole run counts (or
+	 * all of a text shorter than a run) */
+	for (size_t i = 0; i < e; i++)
+	{
+		uint64_t	k = NEXT_KEY(i, i);
+
+		pm = k < pm ? k : pm;
+		bk[i] = k;
+	}
+	ANCHOR((size_t) (KEY_LOW - (pm & KEY_LOW)));
+
+	for (size_t s = wn; s < nh; s += wn)
+	{
+		/* block [s, e); the previous one starts at s - wn (base) */
+		size_t		base = s - wn;
+
+		e = s + wn < nh ? s + wn : nh;
+		if (tfp_pinyin_tick && s / TFP_PY_TICK != e / TFP_PY_TICK)
+			tfp_pinyin_tick();
+		/* suffix minima of the previous block */
+		sm[wn] = UINT64_MAX;
+		for (size_t j = wn; j-- > 0;)
+			sm[j] = bk[j] < sm[j + 1] ? bk[j] : sm[j + 1];
+		pm = UINT64_MAX;
+		for (size_t i = s, j = 0; i < e; i++, j++)
+		{
+			/* key relative to base, for the runs; relative to s in bk[] */
+			uint64_t	k = NEXT_KEY(i, wn + j),
+						cur;
+
+			pm = k < pm ? k : pm;
+			bk[j] = k + wn;
+			cur = sm[j + 1] < pm ? sm[j + 1] : pm;
+			ANCHOR(base + (size_t) (KEY_LOW - (cur & KEY_LOW)));
+		}
+	}
+#undef NEXT_KEY
+#undef ANCHOR
+	return nout;
 }
 
 size_t
@@ -240,93 +380,21 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 	th = thresholds(o->window, o->levels, 0);
 	if (!o->content_defined || n < KGRAM)
 	{
-		size_t		cs = (size_t) -1;
+		dna_window	win = {th, (size_t) -1, 0, {0}};
 
 		for (size_t a = 0; a + w <= n; a += step)
 		{
 			if ((a / step & 1023) == 1023 && tfp_pinyin_tick)
 				tfp_pinyin_tick();
-			slide(l, a, w, &cs, counts);
-			out[nout++] = pack(counts, th);
+			out[nout++] = window_at(&win, l, a, w);
 		}
 	}
 	else
 	{
-		/*
-		 * Winnowing without a deque (whose pops are unpredictable branches):
-		 * the hashes are cut into blocks of wn; a run of wn consecutive
-		 * hashes ending at i is the tail of the previous block (its suffix
-		 * minima, sm) plus the head of the current one (the running prefix
-		 * minimum, pm), or exactly the current block.  Ties go to the
-		 * rightmost position everywhere (pm takes <=, sm keeps the later on
-		 * ==, and pm wins over sm on ==), as in the usual deque version.
-		 */
 		size_t		wn = 2 * step - 1;
 		size_t		nh = n - KGRAM + 1;
-#define BLOCK 2048				/* > 2 * TFP_DNA_MAX_WINDOW - 1 */
-		/* static: large for the stack; no state survives a call */
-		static uint64_t bh[BLOCK];	/* hashes of the current block */
-		static uint64_t smh[BLOCK];	/* suffix minima of the previous block */
-		static size_t smi[BLOCK];
-		uint64_t	pmh = 0;
-		size_t		pmi = 0,
-					off = 0;
-		size_t		last = (size_t) -1,
-					cs = (size_t) -1;
-		uint64_t	key = 0;
 
-		for (size_t i = 0; i < KGRAM - 1; i++)
-			key = (key << 5) | (uint64_t) (l[i] & 31);
-		for (size_t i = 0; i < nh; i++)
-		{
-			uint64_t	h;
-			int			take;
-
-			if ((i & (TFP_PY_TICK - 1)) == TFP_PY_TICK - 1 && tfp_pinyin_tick)
-				tfp_pinyin_tick();
-
-			key = ((key << 5) | (uint64_t) (l[i + KGRAM - 1] & 31)) &
-				((UINT64_C(1) << (5 * KGRAM)) - 1);
-			h = (key * UINT64_C(0x9E3779B97F4A7C15)) >> 20;
-			bh[off] = h;
-			take = (off == 0) | (h <= pmh);
-			pmh = take ? h : pmh;
-			pmi = take ? i : pmi;
-			if (i + 1 >= wn || i + 1 == nh)
-			{
-				size_t		a;
-
-				if (off == wn - 1 || i + 1 < wn)
-					a = pmi;	/* the run is the block (or all of a short text) */
-				else
-					a = smh[off + 1] < pmh ? smi[off + 1] : pmi;
-				if (a != last)
-				{
-					last = a;
-					if (a + w <= n)
-					{
-						slide(l, a, w, &cs, counts);
-						out[nout++] = pack(counts, th);
-					}
-				}
-			}
-			if (off == wn - 1)
-			{
-				/* block complete: its suffix minima, for the next block */
-				smh[wn - 1] = bh[wn - 1];
-				smi[wn - 1] = i;
-				for (size_t j = wn - 1; j-- > 0;)
-				{
-					int			t = bh[j] < smh[j + 1];
-
-					smh[j] = t ? bh[j] : smh[j + 1];
-					smi[j] = t ? i - (wn - 1) + j : smi[j + 1];
-				}
-				off = 0;
-			}
-			else
-				off++;
-		}
+		nout = winnow(l, n, nh, wn, w, th, out);
 		if (nout == 0)
 		{
 			count(l, n, counts);

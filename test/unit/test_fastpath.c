@@ -48,17 +48,6 @@ vsink(void *a, const uint64_t *h, size_t n)
 	v->n += n;
 }
 
-static uint64_t rng = 0x9E3779B97F4A7C15u;
-
-static uint32_t
-rnd(uint32_t n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t) ((rng >> 11) % n);
-}
-
 static size_t
 put(char *b, const char *s)
 {
