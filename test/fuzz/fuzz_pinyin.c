@@ -3,7 +3,10 @@
  * (any UTF-8 validity) and DNA options must never crash or touch memory out
  * of bounds; the sizing pass of tfp_pinyin_text must equal the writing pass;
  * the letter count never exceeds the input length; DNAs are sorted, distinct,
- * non-negative and below levels^21.
+ * non-negative and below levels^21; the letters' fast path gives the letters
+ * of the general code.  The first five bytes choose the options (window
+ * lengths over the whole range 8..1024: long windows on short texts reach the
+ * whole-text window of up to 3 x window_length letters).
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
  *       test/fuzz/fuzz_pinyin.c src/tfp_pinyin*.c src/tfp_sort.c src/tfp_unicode*.c -lm \
@@ -28,20 +31,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				m,
 				k;
 	char	   *out,
-			   *l;
+			   *l,
+			   *l0;
 	int64_t    *w;
 	double		lim = 1;
 
-	if (size < 4)
+	if (size < 5)
 		return 0;
-	o.window = TFP_DNA_MIN_WINDOW + data[0] % 64;
-	o.overlap = data[1] % (TFP_DNA_MAX_OVERLAP + 1);
-	o.levels = TFP_DNA_MIN_LEVELS + data[2] % (TFP_DNA_MAX_LEVELS - 1);
-	o.content_defined = data[3] & 1;
+	o.window = TFP_DNA_MIN_WINDOW + (data[0] | data[1] << 8) %
+		(TFP_DNA_MAX_WINDOW - TFP_DNA_MIN_WINDOW + 1);
+	if (data[4] & 2)			/* half the time a short window */
+		o.window = TFP_DNA_MIN_WINDOW + data[0] % 64;
+	o.overlap = data[2] % (TFP_DNA_MAX_OVERLAP + 1);
+	o.levels = TFP_DNA_MIN_LEVELS + data[3] % (TFP_DNA_MAX_LEVELS - 1);
+	o.content_defined = data[4] & 1;
 	if (tfp_dna_check(&o) != NULL)
 		abort();
-	s = (const char *) data + 4;
-	len = size - 4;
+	s = (const char *) data + 5;
+	len = size - 5;
 
 	for (unsigned flags = 0; flags < 2; flags++)
 	{
@@ -53,9 +60,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(out);
 	}
 	l = malloc(len + 1);
+	l0 = malloc(len + 1);
 	n = tfp_pinyin_letters(s, len, l);
 	if (n > len)
 		abort();
+	tfp_pinyin_fastpath = 0;
+	if (tfp_pinyin_letters(s, len, l0) != n || memcmp(l, l0, n) != 0)
+		abort();
+	tfp_pinyin_fastpath = 1;
+	free(l0);
 	for (size_t i = 0; i < n; i++)
 		if (tfp_dna_bucket(l[i]) < 0)
 			abort();
