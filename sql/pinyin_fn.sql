@@ -52,13 +52,7 @@ SELECT pinyin_dna(repeat('中华人民共和国重庆银行', 182), 1024, 0) AS 
        pinyin_dna(repeat('中华人民共和国重庆银行', 273), 1024, 0, 8) AS whole_3003,
        cardinality(pinyin_dna(repeat('中华人民共和国重庆银行', 400), 1024, 0)) AS windows_4400;
 -- bad parameters: 22023
-CREATE FUNCTION err(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE q;
-  RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i sql/include/err.sql
 SELECT q, err(q) FROM unnest(ARRAY[
   $$SELECT pinyin_dna('中文', 7)$$,
   $$SELECT pinyin_dna('中文', 1025)$$,

@@ -122,7 +122,8 @@ INSERT INTO part SELECT fp FROM fps;
 SELECT (SELECT count(*) FROM part0) + (SELECT count(*) FROM part1) AS partitioned_rows,
        (SELECT count(*) FROM part0) BETWEEN 1 AND 999 AS both_used;
 
--- the catalog: every function immutable, strict, parallel safe
+-- the catalog: every function immutable, strict, parallel safe (aggregates
+-- are not strict: they skip NULLs themselves; minhash_similar reads a setting)
 SELECT p.proname, p.provolatile, p.proisstrict, p.proparallel
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'

@@ -188,6 +188,44 @@ extern uint64_t tfp_simhash_text(const char *utf8, size_t len,
 								 const tfp_feature_opts *opts, int center,
 								 void (*tick) (void), int *reread);
 
+/*
+ * A deployment's own balance reference (simhash(body, reference)): per-bit
+ * thresholds thr[0..63], 16.16 fixed-point shares of the feature count, in
+ * place of the centering reference: bit i is 1 where V[i] * 2^16 > total *
+ * thr[i], and where they are equal, bit i of T (the same arithmetic as
+ * centering with thr as both the han and the word reference).
+ * tfp_simhash_balance.c chooses thresholds from a sample of texts so that
+ * every bit is 1 in half of them.
+ */
+extern uint64_t tfp_simhash_finish_thresholds(tfp_simhash_acc *acc,
+											  const int32_t *thr);
+extern uint64_t tfp_simhash_text_thresholds(const char *utf8, size_t len,
+											const tfp_feature_opts *opts,
+											const int32_t *thr,
+											void (*tick) (void), int *reread);
+
+/*
+ * The statistics a threshold is chosen from: for each bit, q[i] =
+ * floor(V[i] * 2^16 / total), and bit i of *exact set where that division
+ * is exact.  With threshold t, bit i is 1 if q[i] > t or (q[i] == t and not
+ * exact), and a tie (bit i of T) if q[i] == t and exact.  Returns total, the
+ * number of features (0: q and *exact are not set).
+ */
+extern uint64_t tfp_simhash_text_ratios(const char *utf8, size_t len,
+										const tfp_feature_opts *opts,
+										void (*tick) (void), int32_t *q,
+										uint64_t *exact);
+
+/*
+ * Thresholds thr[0..63] that make each bit 1 in as close to half of n texts
+ * as possible, from their q (n x 64, row-major) and exact masks
+ * (tfp_simhash_balance.c).  counts: scratch of TFP_BALANCE_SCRATCH entries.
+ */
+#define TFP_BALANCE_SCRATCH (2 * (2 * TFP_REF_SCALE + 1))
+extern void tfp_simhash_choose_thresholds(const int32_t *q,
+										  const uint64_t *exact, size_t n,
+										  int32_t *thr, uint32_t *counts);
+
 /* Weighted form: V as doubles, features added in order. */
 typedef struct tfp_simhash_wacc
 {

@@ -192,14 +192,16 @@ tfp_simhash_finish(tfp_simhash_acc *acc)
 	return fp;
 }
 
-uint64_t
-tfp_simhash_finish_centered(tfp_simhash_acc *acc, uint64_t nhan, int ngram,
-							int shingle)
+/*
+ * The finish of every text fingerprint: V[i] * 2^16 minus the han and word
+ * features' thresholds (NULL: none), sign, ties to T.  Without thresholds
+ * the decisions are tfp_simhash_finish()'s (V[i] * 2^16 > 0 iff 2 ones >
+ * total).
+ */
+static uint64_t
+finish_thresholds(tfp_simhash_acc *acc, uint64_t nhan, const int32_t *rh,
+				  const int32_t *rw)
 {
-	const int32_t *rh = (ngram >= 1 && ngram <= TFP_REF_MAX_NGRAM) ?
-		tfp_simhash_ref_han[ngram - 1] : NULL;
-	const int32_t *rw = (shingle >= 1 && shingle <= TFP_REF_MAX_SHINGLE) ?
-		tfp_simhash_ref_word[shingle - 1] : NULL;
 	int64_t		nh = (int64_t) nhan;
 	int64_t		nw;
 	uint64_t	fp = 0;
@@ -222,6 +224,23 @@ tfp_simhash_finish_centered(tfp_simhash_acc *acc, uint64_t nhan, int ngram,
 			fp |= (uint64_t) 1 << i;
 	}
 	return fp;
+}
+
+uint64_t
+tfp_simhash_finish_centered(tfp_simhash_acc *acc, uint64_t nhan, int ngram,
+							int shingle)
+{
+	return finish_thresholds(acc, nhan,
+							 (ngram >= 1 && ngram <= TFP_REF_MAX_NGRAM) ?
+							 tfp_simhash_ref_han[ngram - 1] : NULL,
+							 (shingle >= 1 && shingle <= TFP_REF_MAX_SHINGLE) ?
+							 tfp_simhash_ref_word[shingle - 1] : NULL);
+}
+
+uint64_t
+tfp_simhash_finish_thresholds(tfp_simhash_acc *acc, const int32_t *thr)
+{
+	return finish_thresholds(acc, 0, thr, thr);
 }
 
 /* the sinks of tfp_simhash_text: the accumulator, or T alone */
@@ -252,9 +271,15 @@ tie_sink(void *arg, const uint64_t *hashes, size_t n)
 	sum_tie(&ts->acc->tie, hashes, n);
 }
 
-uint64_t
-tfp_simhash_text(const char *utf8, size_t len, const tfp_feature_opts *opts,
-				 int center, void (*tick) (void), int *reread)
+/*
+ * A text's fingerprint, finished by finish_thresholds() with thresholds rh
+ * and rw (NULL: that class of features not centered), the tie-breaker T
+ * summed only if a tie needs it.
+ */
+static uint64_t
+simhash_text_with(const char *utf8, size_t len, const tfp_feature_opts *opts,
+				  const int32_t *rh, const int32_t *rw, void (*tick) (void),
+				  int *reread)
 {
 	tfp_simhash_acc acc;
 	text_sink	ts = {&acc, tick};
@@ -264,8 +289,7 @@ tfp_simhash_text(const char *utf8, size_t len, const tfp_feature_opts *opts,
 	tfp_simhash_init(&acc);
 	acc.lazy_tie = 1;
 	tfp_extract_features_counted(utf8, len, opts, acc_sink, &ts, &nhan);
-	fp = center ? tfp_simhash_finish_centered(&acc, nhan, opts->ngram, opts->shingle)
-		: tfp_simhash_finish(&acc);
+	fp = finish_thresholds(&acc, nhan, rh, rw);
 	if (reread)
 		*reread = acc.needs_tie;
 	if (acc.needs_tie)
@@ -273,10 +297,60 @@ tfp_simhash_text(const char *utf8, size_t len, const tfp_feature_opts *opts,
 		/* a tie: T is wanted after all */
 		tfp_extract_features(utf8, len, opts, tie_sink, &ts);
 		acc.lazy_tie = 0;
-		fp = center ? tfp_simhash_finish_centered(&acc, nhan, opts->ngram, opts->shingle)
-			: tfp_simhash_finish(&acc);
+		fp = finish_thresholds(&acc, nhan, rh, rw);
 	}
 	return fp;
+}
+
+uint64_t
+tfp_simhash_text(const char *utf8, size_t len, const tfp_feature_opts *opts,
+				 int center, void (*tick) (void), int *reread)
+{
+	const int32_t *rh = NULL,
+			   *rw = NULL;
+
+	if (center && opts->ngram >= 1 && opts->ngram <= TFP_REF_MAX_NGRAM)
+		rh = tfp_simhash_ref_han[opts->ngram - 1];
+	if (center && opts->shingle >= 1 && opts->shingle <= TFP_REF_MAX_SHINGLE)
+		rw = tfp_simhash_ref_word[opts->shingle - 1];
+	return simhash_text_with(utf8, len, opts, rh, rw, tick, reread);
+}
+
+uint64_t
+tfp_simhash_text_thresholds(const char *utf8, size_t len,
+							const tfp_feature_opts *opts, const int32_t *thr,
+							void (*tick) (void), int *reread)
+{
+	return simhash_text_with(utf8, len, opts, thr, thr, tick, reread);
+}
+
+uint64_t
+tfp_simhash_text_ratios(const char *utf8, size_t len,
+						const tfp_feature_opts *opts, void (*tick) (void),
+						int32_t *q, uint64_t *exact)
+{
+	tfp_simhash_acc acc;
+	text_sink	ts = {&acc, tick};
+
+	tfp_simhash_init(&acc);
+	acc.lazy_tie = 1;			/* T is not needed */
+	tfp_extract_features(utf8, len, opts, acc_sink, &ts);
+	settle(&acc);
+	*exact = 0;
+	for (int i = 0; i < 64 && acc.total > 0; i++)
+	{
+		/* floor(V[i] * 2^16 / total), V[i] in [-total, total] */
+		int64_t		t = (int64_t) acc.total,
+					num = (2 * (int64_t) acc.ones[i] - t) * TFP_REF_SCALE,
+					r = num / t;
+
+		if (num % t != 0 && num < 0)
+			r--;
+		q[i] = (int32_t) r;
+		if (num % t == 0)
+			*exact |= (uint64_t) 1 << i;
+	}
+	return acc.total;
 }
 
 void

@@ -6,9 +6,11 @@
  * `bit_balance NGRAM SHINGLE`), centered
  * (the default) and plain (center => false), and prints for each the number
  * of texts, the mean |share - 50%| over the 64 bits, the lowest and highest
- * share.  Used by test/bench/bit_balance.sh; build from the repository root:
+ * share.  Then "own ref": a reference of the collection's own
+ * (simhash_reference()) made from the first half of the texts, measured on
+ * the second half (and the built-in centering on that half, to compare).  Used by test/bench/bit_balance.sh; build from the repository root:
  *   cc -O2 -Isrc -o /tmp/bit_balance tools/bit_balance.c src/tfp_features.c \
- *      src/tfp_simhash.c src/tfp_simhash_ref.c src/tfp_unicode.c src/tfp_unicode_data.c -lm
+ *      src/tfp_simhash.c src/tfp_simhash_balance.c src/tfp_simhash_ref.c src/tfp_unicode.c src/tfp_unicode_data.c -lm
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +26,25 @@ sink(void *acc, const uint64_t *h, size_t n)
 		tfp_simhash_add(acc, h, n);
 }
 
+static void
+report(const char *what, long n, const long *ones)
+{
+	double		lo = 1,
+				hi = 0,
+				dev = 0;
+
+	for (int b = 0; b < 64; b++)
+	{
+		double		s = n ? (double) ones[b] / n : 0.5;
+
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+		dev += fabs(s - 0.5);
+	}
+	printf("  %-8s n = %6ld  mean deviation %5.2f%%  bits %4.1f%% .. %4.1f%%\n",
+		   what, n, dev / 64 * 100, lo * 100, hi * 100);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -31,8 +52,17 @@ main(int argc, char **argv)
 	size_t		cap = 0;
 	ssize_t		len;
 	long		n = 0,
-				ones[2][64] = {{0}};
+				ones[2][64] = {{0}},
+				own[64] = {0};
 	tfp_feature_opts o = {2, 1, TFP_FOLD_WIDTH | TFP_FOLD_CASE | TFP_FOLD_HAN};
+	char	  **texts = NULL;
+	size_t	   *lens = NULL,
+				ntexts = 0,
+				ntrain = 0;
+	int32_t    *q,
+				thr[64];
+	uint64_t   *exact;
+	uint32_t   *counts;
 
 	/* optional: ngram and shingle sizes (default 2 and 1, simhash's) */
 	if (argc > 2)
@@ -72,24 +102,57 @@ main(int argc, char **argv)
 			for (int b = 0; b < 64; b++)
 				ones[k][b] += (long) ((fp[k] >> b) & 1);
 		n++;
+		texts = realloc(texts, (ntexts + 1) * sizeof(char *));
+		lens = realloc(lens, (ntexts + 1) * sizeof(size_t));
+		texts[ntexts] = malloc((size_t) j + 1);
+		memcpy(texts[ntexts], line, (size_t) j);
+		lens[ntexts++] = (size_t) j;
 	}
-	for (int k = 0; k < 2; k++)
+	report("centered", n, ones[0]);
+	report("plain", n, ones[1]);
+
+	/*
+	 * A reference of the collection's own (simhash_reference()): made from
+	 * the first half of the texts, measured on the second half
+	 */
+	q = malloc(sizeof(int32_t) * 64 * (ntexts / 2 + 1));
+	exact = malloc(sizeof(uint64_t) * (ntexts / 2 + 1));
+	counts = malloc(sizeof(uint32_t) * TFP_BALANCE_SCRATCH);
+	for (size_t t = 0; t < ntexts / 2; t++)
+		if (tfp_simhash_text_ratios(texts[t], lens[t], &o, NULL, q + 64 * ntrain,
+									exact + ntrain) > 0)
+			ntrain++;
+	if (ntrain > 0)
 	{
-		double		lo = 1,
-					hi = 0,
-					dev = 0;
+		long		ntest = 0;
 
-		for (int b = 0; b < 64; b++)
+		tfp_simhash_choose_thresholds(q, exact, ntrain, thr, counts);
+		for (size_t t = ntexts / 2; t < ntexts; t++, ntest++)
 		{
-			double		s = n ? (double) ones[k][b] / n : 0.5;
+			uint64_t	fp = tfp_simhash_text_thresholds(texts[t], lens[t], &o, thr, NULL, NULL);
 
-			lo = s < lo ? s : lo;
-			hi = s > hi ? s : hi;
-			dev += fabs(s - 0.5);
+			for (int b = 0; b < 64; b++)
+				own[b] += (long) ((fp >> b) & 1);
 		}
-		printf("  %-8s n = %6ld  mean deviation %5.2f%%  bits %4.1f%% .. %4.1f%%\n",
-			   k ? "plain" : "centered", n, dev / 64 * 100, lo * 100, hi * 100);
+		report("own ref", ntest, own);
+		/* the built-in centering on the same second half, for comparison */
+		memset(ones, 0, sizeof(ones));
+		for (size_t t = ntexts / 2; t < ntexts; t++)
+		{
+			uint64_t	fp = tfp_simhash_text(texts[t], lens[t], &o, 1, NULL, NULL);
+
+			for (int b = 0; b < 64; b++)
+				ones[0][b] += (long) ((fp >> b) & 1);
+		}
+		report("(centered, same half)", ntest, ones[0]);
 	}
+	for (size_t t = 0; t < ntexts; t++)
+		free(texts[t]);
+	free(texts);
+	free(lens);
+	free(q);
+	free(exact);
+	free(counts);
 	free(line);
 	return 0;
 }

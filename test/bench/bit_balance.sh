@@ -20,7 +20,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ${CC:-cc} -O2 -I"$root/src" -o "$tmp/bit_balance" "$root/tools/bit_balance.c" \
-    "$root/src/tfp_features.c" "$root/src/tfp_simhash.c" "$root/src/tfp_simhash_ref.c" \
+    "$root/src/tfp_features.c" "$root/src/tfp_simhash.c" "$root/src/tfp_simhash_balance.c" "$root/src/tfp_simhash_ref.c" \
     "$root/src/tfp_unicode.c" "$root/src/tfp_unicode_data.c" -lm
 
 echo "== sample corpus (test/data/pool_*.txt: the reference's own text), paragraphs"

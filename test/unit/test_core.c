@@ -344,6 +344,108 @@ main(void)
 		check(tfp_simhash_finish_centered(&acc, 1, 2, 1) == one,
 			  "a one-feature text keeps its feature's hash when centered");
 	}
+	{
+		/*
+		 * A deployment's reference (tfp_simhash_balance.c): thresholds
+		 * chosen from texts' ratios, and the fingerprints they give, agree
+		 * with the documented rule -- bit i is 1 if q > t or (q == t and
+		 * the division not exact), a tie (bit of T) if q == t and exact --
+		 * over random word texts; zero thresholds give the plain
+		 * fingerprint; and the chosen thresholds balance their own texts.
+		 */
+		static const char *const words[] = {"the", "of", "and", "to", "in",
+			"data", "text", "copy", "中文", "新闻", "北京", "文章", "is", "a",
+		"page", "site", "重复", "检测"};
+		enum
+		{
+			NT = 3000
+		};
+		static char texts[NT][400];
+		static size_t lens[NT];
+		static int32_t q[NT * 64];
+		static uint64_t exact[NT];
+		static uint32_t counts[TFP_BALANCE_SCRATCH];
+		int32_t		thr[64],
+					zero[64] = {0};
+		tfp_feature_opts o = {2, 1, TFP_FOLD_WIDTH | TFP_FOLD_CASE | TFP_FOLD_HAN};
+		size_t		n = 0;
+		long		rule_bad = 0,
+					ties = 0,
+					plain_bad = 0,
+					ones[64] = {0};
+		int			worst = 0;
+
+		for (int t = 0; t < NT; t++)
+		{
+			int			nw = 4 + (int) (rng(&seed) % 20);
+
+			/* words of two syllables: 324 of them */
+			lens[t] = 0;
+			for (int w = 0; w < nw; w++)
+				for (int k = 0; k < 3; k++)
+				{
+					const char *x = k == 2 ? " " :
+						words[rng(&seed) % (sizeof(words) / sizeof(words[0]))];
+
+					memcpy(texts[t] + lens[t], x, strlen(x));
+					lens[t] += strlen(x);
+				}
+			if (tfp_simhash_text_ratios(texts[t], lens[t], &o, NULL, q + 64 * n, exact + n) > 0)
+				n++;
+		}
+		tfp_simhash_choose_thresholds(q, exact, n, thr, counts);
+		for (size_t t = 0; t < n; t++)
+		{
+			uint64_t	fp = tfp_simhash_text_thresholds(texts[t], lens[t], &o, thr, NULL, NULL);
+
+			if (tfp_simhash_text_thresholds(texts[t], lens[t], &o, zero, NULL, NULL) !=
+				tfp_simhash_text(texts[t], lens[t], &o, 0, NULL, NULL))
+				plain_bad++;
+			for (int b = 0; b < 64; b++)
+			{
+				int32_t		v = q[t * 64 + (size_t) b];
+				int			ex = (int) ((exact[t] >> b) & 1);
+
+				ones[b] += (long) ((fp >> b) & 1);
+				if (v == thr[b] && ex)
+					ties++;
+				else if ((int) ((fp >> b) & 1) != (v > thr[b] || (v == thr[b] && !ex)))
+					rule_bad++;
+			}
+		}
+		for (int b = 0; b < 64; b++)
+		{
+			int			dev = (int) (ones[b] * 1000 / (long) n) - 500;
+
+			if (dev < 0)
+				dev = -dev;
+			if (dev > worst)
+				worst = dev;
+		}
+		check(n > NT / 2 && rule_bad == 0 && ties > 0,
+			  "reference thresholds: fingerprints follow the q/exact rule");
+		check(plain_bad == 0, "zero thresholds give the plain fingerprint");
+		check(worst <= 30, "chosen thresholds: every bit within 50% +- 3% of their own short texts");
+	}
+	{
+		/* the choice on a small sample: t = 0 balances {-10, 0, 0, 5, 7}
+		 * (the two exact zeros are ties, half ones) */
+		int32_t		q5[5 * 64] = {0},
+					thr[64];
+		uint64_t	ex5[5] = {0};
+		static uint32_t counts[TFP_BALANCE_SCRATCH];
+		const int32_t vals[5] = {-10, 0, 0, 5, 7};
+
+		for (int r = 0; r < 5; r++)
+		{
+			q5[r * 64] = vals[r];
+			q5[r * 64 + 1] = 100 + r;	/* bit 1: all well above 0 */
+			ex5[r] = (vals[r] == 0) ? 1 : 0;
+		}
+		tfp_simhash_choose_thresholds(q5, ex5, 5, thr, counts);
+		check(thr[0] == 0, "threshold of {-10, 0, 0, 5, 7}: 0");
+		check(thr[1] == 102, "threshold of {100 .. 104}: the median, 102");
+	}
 	check(tfp_popcount64(0) == 0 && tfp_popcount64(~0ULL) == 64 &&
 		  tfp_popcount64(0x8000000000000001ULL) == 2, "popcount");
 
