@@ -344,6 +344,9 @@ add_dist_paths(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
 		IndexOptInfo *index = (IndexOptInfo *) lfirst(lc);
 		int			col;
 
+		if (index->amcostestimate == NULL)
+			continue;			/* not a scannable index (see above) */
+
 		for (col = 0; col < index->nkeycolumns; col++)
 		{
 			Node	   *key,
@@ -442,7 +445,15 @@ simhash_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	if (prev_set_rel_pathlist_hook)
 		prev_set_rel_pathlist_hook(root, rel, rti, rte);
 
-	if (rte->rtekind != RTE_RELATION || rel->indexlist == NIL ||
+	/*
+	 * Plain relations only, as the core planner's index paths: not the
+	 * parent of an inheritance tree or a partitioned table (rte->inh), whose
+	 * rows are scanned through its children, each of which comes here on its
+	 * own.  From PostgreSQL 16 a partitioned table's indexlist holds its
+	 * partitioned indexes, which have no cost function (amcostestimate is
+	 * NULL): an index path on one crashed the planner.
+	 */
+	if (rte->rtekind != RTE_RELATION || rte->inh || rel->indexlist == NIL ||
 		(rel->reloptkind != RELOPT_BASEREL &&
 		 rel->reloptkind != RELOPT_OTHER_MEMBER_REL))
 		return;
