@@ -53,7 +53,12 @@ SHOW textfp.minhash_threshold;
 -- the index is used for %
 CREATE INDEX mhg_sig_m64_default ON mhg_sig USING gin (m64);
 SET enable_seqscan = off;
-EXPLAIN (COSTS OFF) SELECT id FROM mhg_sig WHERE m64 % (SELECT m64 FROM mhg_sig WHERE id = 10);
+SELECT m64 AS q10 FROM mhg_sig WHERE id = 10 \gset
+PREPARE mq(minhash) AS SELECT id FROM mhg_sig WHERE m64 % $1;
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE mq(:'q10');
+RESET plan_cache_mode;
+DEALLOCATE mq;
 RESET enable_seqscan;
 
 -- rows = 1 (one band per value): exact at every threshold

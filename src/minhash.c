@@ -20,12 +20,6 @@
 
 #include "minhash.h"
 
-#if PG_VERSION_NUM >= 160000
-#define INPUT_ERROR(ctx, ...)	ereturn((ctx), (Datum) 0, __VA_ARGS__)
-#else
-#define INPUT_ERROR(ctx, ...)	ereport(ERROR, __VA_ARGS__)
-#endif
-
 double		textfp_minhash_threshold = 0.5;
 
 void

@@ -104,10 +104,10 @@ simhash_ball_in(PG_FUNCTION_ARGS)
 	else
 		ok = false;
 	if (!ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s: \"%s\"", "simhash_ball", s),
-				 errdetail("A simhash_ball is written as 16 hexadecimal digits, a slash and a radius between -1 and 64.")));
+		INPUT_ERROR(fcinfo->context,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s: \"%s\"", "simhash_ball", s),
+					 errdetail("A simhash_ball is written as 16 hexadecimal digits, a slash and a radius between -1 and 64.")));
 	PG_RETURN_POINTER(make_ball(v, r));
 }
 

@@ -17,13 +17,6 @@
 
 #include "textfp.h"
 
-/* Soft input errors (pg_input_is_valid) exist from PostgreSQL 16. */
-#if PG_VERSION_NUM >= 160000
-#define INPUT_ERROR(ctx, ...)	ereturn((ctx), (Datum) 0, __VA_ARGS__)
-#else
-#define INPUT_ERROR(ctx, ...)	ereport(ERROR, __VA_ARGS__)
-#endif
-
 PG_FUNCTION_INFO_V1(simhash_in);
 Datum
 simhash_in(PG_FUNCTION_ARGS)

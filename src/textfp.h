@@ -41,6 +41,18 @@ simhash_hamming(simhash a, simhash b)
 #endif
 }
 
+/*
+ * An input function's syntax error: a soft error (pg_input_is_valid(),
+ * COPY ... ON_ERROR) where the server has them, from PostgreSQL 16; an
+ * ERROR before.  The input function returns (Datum) 0 after a soft error.
+ */
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+#define INPUT_ERROR(ctx, ...)	ereturn((ctx), (Datum) 0, __VA_ARGS__)
+#else
+#define INPUT_ERROR(ctx, ...)	ereport(ERROR, __VA_ARGS__)
+#endif
+
 /* Value of a hexadecimal digit (either case), or -1. */
 static inline int
 textfp_hexval(char c)
