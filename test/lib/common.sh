@@ -12,7 +12,10 @@
 #
 # Settings (environment):
 #   TFP_ROOT            source tree to build/test (default: this repository)
-#   PG_CONFIG           pg_config to use (default: /usr/lib/postgresql/15/bin/pg_config)
+#   TFP_PG_MAJOR        PostgreSQL major version of the Debian packages (default 15,
+#                       Debian 12's; 17 on Debian 13: see test/run-pg17.sh)
+#   PG_CONFIG           pg_config to use (default:
+#                       /usr/lib/postgresql/$TFP_PG_MAJOR/bin/pg_config)
 #   TFP_PG_CONF         extra lines appended to postgresql.conf
 #   TFP_PORT            port of the cluster (default: first free from 54321)
 #   TFP_TMPDIR          parent of the temporary directory (default: /tmp)
@@ -25,7 +28,8 @@
 # Debian packages the harness needs.  Scripts may append before calling
 # tfp_install_deps, e.g.  TFP_DEB_PACKAGES+=" opencc nodejs"
 # (C.UTF-8 is built into Debian 12's libc-bin; no locales package needed.)
-TFP_DEB_PACKAGES="postgresql-15 postgresql-server-dev-15 libxxhash-dev libipc-run-perl make gcc libc6-dev perl python3"
+TFP_PG_MAJOR=${TFP_PG_MAJOR:-15}
+TFP_DEB_PACKAGES="postgresql-$TFP_PG_MAJOR postgresql-server-dev-$TFP_PG_MAJOR libxxhash-dev libipc-run-perl make gcc libc6-dev perl python3"
 
 TFP_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TFP_ROOT=${TFP_ROOT:-$(cd "$TFP_LIB_DIR/../.." && pwd)}
@@ -72,8 +76,8 @@ tfp_missing_packages() {
 # Resolve PG_CONFIG: env, else Debian's versioned one, else pg_config on PATH.
 tfp_resolve_pg_config() {
     if [ -z "${PG_CONFIG:-}" ]; then
-        if [ -x /usr/lib/postgresql/15/bin/pg_config ]; then
-            PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+        if [ -x "/usr/lib/postgresql/$TFP_PG_MAJOR/bin/pg_config" ]; then
+            PG_CONFIG=/usr/lib/postgresql/$TFP_PG_MAJOR/bin/pg_config
         else
             PG_CONFIG=$(command -v pg_config || true)
         fi
@@ -90,12 +94,12 @@ tfp_check_tools() {
     if tfp_resolve_pg_config; then
         bindir=$("$PG_CONFIG" --bindir); pkglibdir=$("$PG_CONFIG" --pkglibdir)
         for c in postgres initdb pg_ctl psql; do
-            [ -x "$bindir/$c" ] || miss+=("$bindir/$c (postgresql-15)")
+            [ -x "$bindir/$c" ] || miss+=("$bindir/$c (postgresql-$TFP_PG_MAJOR)")
         done
-        [ -f "$("$PG_CONFIG" --pgxs)" ] || miss+=("PGXS (postgresql-server-dev-15)")
-        [ -x "$pkglibdir/pgxs/src/test/regress/pg_regress" ] || miss+=("pg_regress (postgresql-server-dev-15)")
+        [ -f "$("$PG_CONFIG" --pgxs)" ] || miss+=("PGXS (postgresql-server-dev-$TFP_PG_MAJOR)")
+        [ -x "$pkglibdir/pgxs/src/test/regress/pg_regress" ] || miss+=("pg_regress (postgresql-server-dev-$TFP_PG_MAJOR)")
     else
-        miss+=("pg_config (postgresql-server-dev-15)")
+        miss+=("pg_config (postgresql-server-dev-$TFP_PG_MAJOR)")
     fi
     printf '#include <xxhash.h>\n' | "${CC:-gcc}" -E -x c - >/dev/null 2>&1 || miss+=("xxhash.h (libxxhash-dev)")
     if compgen -G "$TFP_ROOT/test/t/*.pl" >/dev/null && [ -z "${TEXTFP_SKIP_TAP:-}" ]; then

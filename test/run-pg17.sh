@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Every test on PostgreSQL 17, from a Debian 12 machine: Debian 13 (trixie)
+# ships postgresql-17, so this makes a throwaway trixie root with debootstrap
+# (from Debian's own mirror), copies the source tree into it (tracked and
+# untracked files, not build products) and runs test/run-tests.sh there with
+# TFP_PG_MAJOR=17; the harness installs postgresql-17 and the rest inside.
+# The last line is the suite's "N passed, N failed"; exit status as usual.
+#
+#   test/run-pg17.sh [SUITE ...]     as root; arguments go to run-tests.sh
+#
+# Settings: TFP_PG17_ROOT (default: a new directory under /tmp, removed at
+# the end unless TEXTFP_KEEP_TMP=1), TFP_DEBIAN_MIRROR (default
+# http://deb.debian.org/debian).  Takes about 5 minutes, most of it
+# debootstrap and apt-get.
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+mirror=${TFP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+if [ "$(id -u)" != 0 ]; then
+    echo "run-pg17.sh: needs root (debootstrap, chroot, mounts)" >&2
+    exit 2
+fi
+command -v debootstrap >/dev/null 2>&1 ||
+    DEBIAN_FRONTEND=noninteractive apt-get -q -y install debootstrap >/dev/null
+root=${TFP_PG17_ROOT:-$(mktemp -d /tmp/textfp-pg17.XXXXXX)}
+
+cleanup() {
+    for m in sys dev proc; do
+        umount -R "$root/$m" 2>/dev/null || umount -l "$root/$m" 2>/dev/null || true
+    done
+    [ -n "${TEXTFP_KEEP_TMP:-}" ] || rm -rf --one-file-system "$root"
+}
+trap cleanup EXIT
+
+if [ ! -x "$root/usr/bin/apt-get" ]; then
+    echo "== debootstrap trixie into $root"
+    debootstrap --variant=minbase trixie "$root" "$mirror" > "$root.debootstrap.log" 2>&1 || {
+        tail -20 "$root.debootstrap.log"; exit 1; }
+    rm -f "$root.debootstrap.log"
+fi
+mkdir -p "$root/work/main"
+(cd "$src" && git ls-files -z -co --exclude-standard) |
+    (cd "$src" && tar --null -T - -cf -) | tar -C "$root/work/main" -xf -
+[ -d "$src/../shared" ] && cp -a "$src/../shared" "$root/work/shared"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+mount -t proc proc "$root/proc"
+mount --rbind /dev "$root/dev"
+mount --rbind /sys "$root/sys"
+chroot "$root" /bin/bash -c 'cd /work/main && TFP_PG_MAJOR=17 test/run-tests.sh "$@"' run-pg17 "$@"
