@@ -4,7 +4,9 @@
 # (from Debian's own mirror), copies the source tree into it (tracked and
 # untracked files, not build products) and runs test/run-tests.sh there with
 # TFP_PG_MAJOR=17; the harness installs postgresql-17 and the rest inside.
-# The last line is the suite's "N passed, N failed"; exit status as usual.
+# The last line is the suite's "N passed, N failed"; exit status as usual,
+# except 3 when the Debian 13 root cannot be made (debootstrap, mirror,
+# mounts), so that a caller can tell that from failing tests.
 #
 #   test/run-pg17.sh [SUITE ...]     as root; arguments go to run-tests.sh
 #
@@ -15,12 +17,16 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 mirror=${TFP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+setup_failed() { echo "run-pg17.sh: $*" >&2; exit 3; }
 if [ "$(id -u)" != 0 ]; then
     echo "run-pg17.sh: needs root (debootstrap, chroot, mounts)" >&2
     exit 2
 fi
-command -v debootstrap >/dev/null 2>&1 ||
-    DEBIAN_FRONTEND=noninteractive apt-get -q -y install debootstrap >/dev/null
+if ! command -v debootstrap >/dev/null 2>&1; then
+    { DEBIAN_FRONTEND=noninteractive apt-get -q update &&
+      DEBIAN_FRONTEND=noninteractive apt-get -q -y install debootstrap; } >/dev/null 2>&1 ||
+        setup_failed "cannot install debootstrap"
+fi
 root=${TFP_PG17_ROOT:-$(mktemp -d /tmp/textfp-pg17.XXXXXX)}
 
 cleanup() {
@@ -34,7 +40,8 @@ trap cleanup EXIT
 if [ ! -x "$root/usr/bin/apt-get" ]; then
     echo "== debootstrap trixie into $root"
     debootstrap --variant=minbase trixie "$root" "$mirror" > "$root.debootstrap.log" 2>&1 || {
-        tail -20 "$root.debootstrap.log"; exit 1; }
+        tail -20 "$root.debootstrap.log"; rm -f "$root.debootstrap.log"
+        setup_failed "debootstrap of Debian 13 failed"; }
     rm -f "$root.debootstrap.log"
 fi
 mkdir -p "$root/work/main"
@@ -42,7 +49,6 @@ mkdir -p "$root/work/main"
     (cd "$src" && tar --null -T - -cf -) | tar -C "$root/work/main" -xf -
 [ -d "$src/../shared" ] && cp -a "$src/../shared" "$root/work/shared"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
-mount -t proc proc "$root/proc"
-mount --rbind /dev "$root/dev"
-mount --rbind /sys "$root/sys"
+{ mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
+  mount --rbind /sys "$root/sys"; } || setup_failed "cannot mount /proc, /dev, /sys in the root"
 chroot "$root" /bin/bash -c 'cd /work/main && TFP_PG_MAJOR=17 test/run-tests.sh "$@"' run-pg17 "$@"
