@@ -28,6 +28,7 @@ if ! command -v debootstrap >/dev/null 2>&1; then
         setup_failed "cannot install debootstrap"
 fi
 root=${TFP_PG17_ROOT:-$(mktemp -d /tmp/textfp-pg17.XXXXXX)}
+chmod 755 "$root"				# its / (mktemp makes it 0700: postgres could not run a thing)
 
 cleanup() {
     for m in sys dev proc; do
