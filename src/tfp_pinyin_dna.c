@@ -270,93 +270,96 @@ window_at(dna_window *restrict win, const char *restrict l, size_t a, size_t w)
  * the DNA of [a, a + w) for each distinct anchor a with a + w <= n, written
  * to out in the order of the anchors.  Returns how many.
  *
- * The minimum of every run, van Herk / Gil-Werman: the hashes are cut into
- * blocks of wn; the run ending at i is the tail of the previous block plus
- * the head of the current one, so its minimum is that of the previous
- * block's suffix minimum sm[] and the running prefix minimum pm (or pm alone
- * when the run is exactly a block).  No branch: a position's hash and index
- * are one 64-bit key, hash << 12 | (4095 - rel), rel its distance from the
- * start of the previous block (< 2 * wn <= 4094), so a minimum is one
- * unsigned comparison and on equal hashes the later position (smaller
- * 4095 - rel) wins, the rightmost-minimum rule of winnowing.  The hash takes
- * 44 bits, so a key fits 56.
+ * The rightmost minimum of the run ending at i, kept as (mh, mpos) while i
+ * advances.  Proof that each step keeps it exact: the run ending at i is the
+ * previous run, less its first hash, plus h[i].  If h[i] <= mh, every hash
+ * of the new run is >= mh >= h[i] and i is its rightmost position, so i is
+ * the rightmost minimum.  Otherwise, if mpos is still inside the run, the
+ * hashes of the new run are those of a subset of the previous run (where
+ * none is smaller than mh, none equal to it right of mpos) plus h[i] > mh,
+ * so mpos stays.  Otherwise the run is scanned (rightmost on ties).  New
+ * minima and expiries come about once per 1/wn positions each on random
+ * hashes, so the scans cost O(1) per position on average, and the common
+ * step is a hash, two comparisons and a store into the ring of recent hashes.
  */
-#define BLOCK 2048				/* >= 2 * TFP_DNA_MAX_WINDOW - 1 */
-#define KEY_IDX 12
-#define KEY_LOW ((UINT64_C(1) << KEY_IDX) - 1)
+#define RING 2048				/* >= 2 * TFP_DNA_MAX_WINDOW - 1, a power of 2 */
+
+/*
+ * Rightmost minimum of the hashes of positions [start, start + wn) in the
+ * ring: each hash with its offset in one key, hash << 11 | (2047 - offset),
+ * so the minimum key is the smallest hash at the largest offset, found
+ * without a branch (hashes take 44 bits, offsets < wn <= 2047).
+ */
+static inline size_t
+rescan(const uint64_t *ring, size_t start, size_t wn, uint64_t *mh)
+{
+	uint64_t	best = UINT64_MAX;
+
+	for (size_t o = 0; o < wn; o++)
+	{
+		uint64_t	k = (ring[(start + o) & (RING - 1)] << 11) | (2047 - o);
+
+		best = k < best ? k : best;
+	}
+	*mh = best >> 11;
+	return start + (2047 - (size_t) (best & 2047));
+}
 
 static size_t
 winnow(const char *restrict l, size_t n, size_t nh, size_t wn, size_t w,
 	   const dna_thresholds *th, int64_t *restrict out)
 {
 	/* static: large for the stack; no state survives a call */
-	static uint64_t bk[BLOCK];	/* keys of the current block, relative to
-								 * its start */
-	static uint64_t sm[BLOCK + 1];	/* suffix minima of the previous block */
+	static uint64_t ring[RING];
 	dna_window	win = {th, (size_t) -1, 0, {0}};
 	const uint64_t mask = (UINT64_C(1) << (5 * KGRAM)) - 1;
 	uint64_t	g = 0,
-				pm = UINT64_MAX;
+				mh = UINT64_MAX;
 	size_t		nout = 0,
+				mpos = 0,
 				last = (size_t) -1,
-				e = wn < nh ? wn : nh;
+				first_out = (wn < nh ? wn : nh) - 1,
+				i;
 
-#define NEXT_KEY(i, rel) \
-	(g = ((g << 5) | (uint64_t) (l[(i) + KGRAM - 1] & 31)) & mask, \
-	 ((g * UINT64_C(0x9E3779B97F4A7C15)) >> 20 << KEY_IDX) | (KEY_LOW - (rel)))
-#define ANCHOR(anchor) \
-	do { \
-		size_t		a = (anchor); \
-		\
-		if (a != last) \
-		{ \
-			last = a; \
-			if (a + w <= n) \
-				out[nout++] = window_at(&win, l, a, w); \
-		} \
-	} while (0)
+#define NEXT_HASH(i) \
+	(g = (g << 5) | (uint64_t) (l[(i) + KGRAM - 1] & 31), \
+	 ((g & mask) * UINT64_C(0x9E3779B97F4A7C15)) >> 20)
 
-	for (size_t i = 0; i < KGRAM - 1; i++)
+	for (i = 0; i < KGRAM - 1; i++)
 		g = (g << 5) | (uint64_t) (l[i] & 31);
-
-	/* the first block: keys relative to 0; only its whole run counts (or
-	 * all of a text shorter than a run) */
-	for (size_t i = 0; i < e; i++)
+	/* the first run: no minimum can expire yet */
+	for (i = 0; i < first_out; i++)
 	{
-		uint64_t	k = NEXT_KEY(i, i);
+		uint64_t	h = NEXT_HASH(i);
 
-		pm = k < pm ? k : pm;
-		bk[i] = k;
+		ring[i & (RING - 1)] = h;
+		if (h <= mh)
+			mh = h, mpos = i;
 	}
-	ANCHOR((size_t) (KEY_LOW - (pm & KEY_LOW)));
-
-	for (size_t s = wn; s < nh; s += wn)
+	while (i < nh)
 	{
-		/* block [s, e); the previous one starts at s - wn (base) */
-		size_t		base = s - wn;
+		size_t		end = nh - i > TFP_PY_TICK ? i + TFP_PY_TICK : nh;
 
-		e = s + wn < nh ? s + wn : nh;
-		if (tfp_pinyin_tick && s / TFP_PY_TICK != e / TFP_PY_TICK)
+		if (tfp_pinyin_tick && i > first_out)
 			tfp_pinyin_tick();
-		/* suffix minima of the previous block */
-		sm[wn] = UINT64_MAX;
-		for (size_t j = wn; j-- > 0;)
-			sm[j] = bk[j] < sm[j + 1] ? bk[j] : sm[j + 1];
-		pm = UINT64_MAX;
-		for (size_t i = s, j = 0; i < e; i++, j++)
+		for (; i < end; i++)
 		{
-			/* key relative to base, for the runs; relative to s in bk[] */
-			uint64_t	k = NEXT_KEY(i, wn + j),
-						cur;
+			uint64_t	h = NEXT_HASH(i);
 
-			pm = k < pm ? k : pm;
-			bk[j] = k + wn;
-			cur = sm[j + 1] < pm ? sm[j + 1] : pm;
-			ANCHOR(base + (size_t) (KEY_LOW - (cur & KEY_LOW)));
+			ring[i & (RING - 1)] = h;
+			if (h <= mh)
+				mh = h, mpos = i;
+			else if (mpos + wn <= i)
+				mpos = rescan(ring, i + 1 - wn, wn, &mh);	/* it left the run */
+			if (mpos != last)
+			{
+				last = mpos;
+				if (mpos + w <= n)
+					out[nout++] = window_at(&win, l, mpos, w);
+			}
 		}
 	}
-#undef NEXT_KEY
-#undef ANCHOR
+#undef NEXT_HASH
 	return nout;
 }
 
