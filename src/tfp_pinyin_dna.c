@@ -130,6 +130,7 @@ typedef struct dna_thresholds
 	 * place[b][c] to its DNA; the NONE slot's row is zero */
 	uint64_t	up[SLOTS][UP_COLS];
 	uint64_t	v0;				/* DNA of the empty window */
+	int			width;			/* every DNA < 2^width (levels^21 <= 2^width) */
 } dna_thresholds;
 
 static void
@@ -171,6 +172,14 @@ compute_thresholds(dna_thresholds *th, int n, int levels)
 	th->v0 = 0;
 	for (int b = 0; b < TFP_DNA_BUCKETS; b++)
 		th->v0 += th->place[b][0];
+	{
+		uint64_t	max = 1;
+
+		for (int b = 0; b < TFP_DNA_BUCKETS; b++)
+			max *= (uint64_t) levels;	/* levels^21 <= 2^63 */
+		for (th->width = 0; th->width < 63 && ((max - 1) >> th->width) != 0; th->width++)
+			;
+	}
 	if (n <= TFP_DNA_MAX_WINDOW)
 	{
 		memset(th->up[NONE], 0, sizeof(th->up[NONE]));
@@ -363,51 +372,6 @@ winnow(const char *restrict l, size_t n, size_t nh, size_t wn, size_t w,
 	return nout;
 }
 
-/*
- * Sort and deduplicate a text's window DNAs (what tfp_sort_unique_u64 does),
- * faster for these values: a DNA is below levels^21 and spread over that
- * range (each digit is about uniform by construction), so one counting pass
- * on its top bits puts the values nearly in order, and an insertion sort
- * then moves few of them (a comparison sort of a few dozen random values
- * mispredicts a branch about once per value).  tmp: room for n values.
- */
-static size_t
-sort_dnas(int64_t *v, size_t n, int64_t *tmp, int levels)
-{
-	uint32_t	start[(1 << 12) + 1];
-	uint64_t	max = 1;
-	int			bits = 0,
-				b = 1,
-				shift;
-	size_t		nb,
-				o;
-
-	if (n < 2)
-		return n;
-	for (int i = 0; i < TFP_DNA_BUCKETS; i++)
-		max *= (uint64_t) levels;	/* levels^21 <= 2^63 */
-	while (bits < 64 && ((max - 1) >> bits) != 0)
-		bits++;
-	while (b < 12 && ((size_t) 1 << b) < n)
-		b++;
-	shift = bits > b ? bits - b : 0;
-	nb = (size_t) 1 << b;
-	memset(start, 0, (nb + 1) * sizeof(uint32_t));
-	for (size_t i = 0; i < n; i++)
-		start[((uint64_t) v[i] >> shift) + 1]++;
-	for (size_t i = 1; i <= nb; i++)
-		start[i] += start[i - 1];
-	for (size_t i = 0; i < n; i++)
-		tmp[start[(uint64_t) v[i] >> shift]++] = v[i];
-	tfp_insertion_sort_i64(tmp, n);
-	v[0] = tmp[0];
-	o = 1;
-	for (size_t i = 1; i < n; i++)
-		if (tmp[i] != v[o - 1])
-			v[o++] = tmp[i];
-	return o;
-}
-
 size_t
 tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 {
@@ -451,7 +415,8 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 	}
 	/* out holds tfp_dna_max_windows(n) values: the rest is the sort's
 	 * scratch when there is room (there nearly always is) */
-	if (tfp_dna_max_windows(n, o) - nout >= nout)
-		return sort_dnas(out, nout, out + nout, o->levels);
-	return tfp_sort_unique_u64((uint64_t *) out, nout, NULL);
+	return tfp_sort_unique_below_u64((uint64_t *) out, nout,
+									 tfp_dna_max_windows(n, o) - nout >= nout ?
+									 (uint64_t *) out + nout : NULL,
+									 th->width);
 }

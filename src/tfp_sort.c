@@ -113,34 +113,39 @@ sort_i64(int64_t *a, size_t n)
 
 /*
  * One pass of MSD radix sort, then a comparison sort per bucket: the values
- * (sign bit flipped, which puts the int64 order into unsigned order) are
- * distributed by their top bits into up to 4,096 buckets, about one value
- * per bucket, and each bucket is sorted in place (insertion sort when small,
- * introsort otherwise, so skewed input is still O(n log n)).  Shingle
- * hashes are uniform, so most buckets hold zero to two values: several times
- * faster than a comparison sort, whose branches are unpredictable here.
+ * are distributed by their top bits into up to 4,096 buckets, about one
+ * value per bucket, and each bucket is sorted in place (insertion sort when
+ * small, introsort otherwise, so skewed input is still O(n log n)).  The
+ * keys are the values with `flip` xored in, in [0, 2^width): with the sign
+ * bit flipped (width 64) any int64 order becomes unsigned order; values
+ * known to be non-negative and below 2^width need no flip.  Uniform values
+ * (shingle hashes, window DNAs) leave most buckets with zero to two: several
+ * times faster than a comparison sort, whose branches are unpredictable
+ * here.
  */
 #define SIGN_BIT	UINT64_C(0x8000000000000000)
 #define MAX_BUCKET_BITS 12
 
 static void
-bucket_sort_i64(uint64_t *v, size_t n, uint64_t *tmp)
+bucket_sort_i64(uint64_t *v, size_t n, uint64_t *tmp, uint64_t flip, int width)
 {
 	uint32_t	start[(1 << MAX_BUCKET_BITS) + 1];
-	int			bits = 1;
+	int			bits = 1,
+				shift;
 	size_t		nb,
 				i;
 
 	while (bits < MAX_BUCKET_BITS && ((size_t) 1 << bits) < n)
 		bits++;
+	shift = width > bits ? width - bits : 0;
 	nb = (size_t) 1 << bits;
 	memset(start, 0, (nb + 1) * sizeof(uint32_t));
 	for (i = 0; i < n; i++)
-		start[((v[i] ^ SIGN_BIT) >> (64 - bits)) + 1]++;
+		start[((v[i] ^ flip) >> shift) + 1]++;
 	for (i = 1; i <= nb; i++)
 		start[i] += start[i - 1];
 	for (i = 0; i < n; i++)
-		tmp[start[(v[i] ^ SIGN_BIT) >> (64 - bits)]++] = v[i];
+		tmp[start[(v[i] ^ flip) >> shift]++] = v[i];
 	/* start[b] is now the end of bucket b, the start of bucket b + 1 */
 	for (i = 0; i < nb; i++)
 	{
@@ -153,23 +158,40 @@ bucket_sort_i64(uint64_t *v, size_t n, uint64_t *tmp)
 	memcpy(v, tmp, n * sizeof(uint64_t));
 }
 
-size_t
-tfp_sort_unique_u64(uint64_t *v, size_t n, uint64_t *scratch)
+/* drop the repeats of the sorted a[0..n), n >= 1; returns the new count */
+static size_t
+unique_i64(int64_t *a, size_t n)
 {
-	int64_t    *a = (int64_t *) v;
-	size_t		i,
-				o;
+	size_t		o = 1;
 
-	if (n < 2)
-		return n;
-	if (scratch != NULL && n >= 64 && n <= UINT32_MAX)
-		bucket_sort_i64(v, n, scratch);
-	else
-		sort_i64(a, n);
-	for (i = 1, o = 1; i < n; i++)
+	for (size_t i = 1; i < n; i++)
 		if (a[i] != a[o - 1])
 			a[o++] = a[i];
 	return o;
+}
+
+size_t
+tfp_sort_unique_u64(uint64_t *v, size_t n, uint64_t *scratch)
+{
+	if (n < 2)
+		return n;
+	if (scratch != NULL && n >= 64 && n <= UINT32_MAX)
+		bucket_sort_i64(v, n, scratch, SIGN_BIT, 64);
+	else
+		sort_i64((int64_t *) v, n);
+	return unique_i64((int64_t *) v, n);
+}
+
+size_t
+tfp_sort_unique_below_u64(uint64_t *v, size_t n, uint64_t *scratch, int width)
+{
+	if (n < 2)
+		return n;
+	if (scratch != NULL && n <= UINT32_MAX)
+		bucket_sort_i64(v, n, scratch, 0, width);
+	else
+		sort_i64((int64_t *) v, n);
+	return unique_i64((int64_t *) v, n);
 }
 
 size_t

@@ -34,6 +34,14 @@ tfp_insertion_sort_i64(int64_t *a, size_t n)
  * bucket sort (faster from 64 values on); with NULL the sort is in place.
  */
 extern size_t tfp_sort_unique_u64(uint64_t *v, size_t n, uint64_t *scratch);
+
+/*
+ * The same for values known to lie in [0, 2^width), width <= 63, spread over
+ * that range (pinyin window DNAs): with scratch (room for n values) the
+ * bucket sort on their top bits is worth it at any n.
+ */
+extern size_t tfp_sort_unique_below_u64(uint64_t *v, size_t n,
+										uint64_t *scratch, int width);
 /* |A n B| of two arrays sorted as above, without duplicates. */
 extern size_t tfp_intersect_count_u64(const uint64_t *a, size_t na,
 									  const uint64_t *b, size_t nb);
