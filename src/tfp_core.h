@@ -197,8 +197,6 @@ extern uint64_t tfp_simhash_text(const char *utf8, size_t len,
  * tfp_simhash_balance.c chooses thresholds from a sample of texts so that
  * every bit is 1 in half of them.
  */
-extern uint64_t tfp_simhash_finish_thresholds(tfp_simhash_acc *acc,
-											  const int32_t *thr);
 extern uint64_t tfp_simhash_text_thresholds(const char *utf8, size_t len,
 											const tfp_feature_opts *opts,
 											const int32_t *thr,

@@ -226,21 +226,25 @@ finish_thresholds(tfp_simhash_acc *acc, uint64_t nhan, const int32_t *rh,
 	return fp;
 }
 
+/* the built-in centering references of these sizes (NULL: none) */
+static inline const int32_t *
+ref_han(int ngram)
+{
+	return ngram >= 1 && ngram <= TFP_REF_MAX_NGRAM ? tfp_simhash_ref_han[ngram - 1] : NULL;
+}
+
+static inline const int32_t *
+ref_word(int shingle)
+{
+	return shingle >= 1 && shingle <= TFP_REF_MAX_SHINGLE ?
+		tfp_simhash_ref_word[shingle - 1] : NULL;
+}
+
 uint64_t
 tfp_simhash_finish_centered(tfp_simhash_acc *acc, uint64_t nhan, int ngram,
 							int shingle)
 {
-	return finish_thresholds(acc, nhan,
-							 (ngram >= 1 && ngram <= TFP_REF_MAX_NGRAM) ?
-							 tfp_simhash_ref_han[ngram - 1] : NULL,
-							 (shingle >= 1 && shingle <= TFP_REF_MAX_SHINGLE) ?
-							 tfp_simhash_ref_word[shingle - 1] : NULL);
-}
-
-uint64_t
-tfp_simhash_finish_thresholds(tfp_simhash_acc *acc, const int32_t *thr)
-{
-	return finish_thresholds(acc, 0, thr, thr);
+	return finish_thresholds(acc, nhan, ref_han(ngram), ref_word(shingle));
 }
 
 /* the sinks of tfp_simhash_text: the accumulator, or T alone */
@@ -306,14 +310,10 @@ uint64_t
 tfp_simhash_text(const char *utf8, size_t len, const tfp_feature_opts *opts,
 				 int center, void (*tick) (void), int *reread)
 {
-	const int32_t *rh = NULL,
-			   *rw = NULL;
-
-	if (center && opts->ngram >= 1 && opts->ngram <= TFP_REF_MAX_NGRAM)
-		rh = tfp_simhash_ref_han[opts->ngram - 1];
-	if (center && opts->shingle >= 1 && opts->shingle <= TFP_REF_MAX_SHINGLE)
-		rw = tfp_simhash_ref_word[opts->shingle - 1];
-	return simhash_text_with(utf8, len, opts, rh, rw, tick, reread);
+	return simhash_text_with(utf8, len, opts,
+							 center ? ref_han(opts->ngram) : NULL,
+							 center ? ref_word(opts->shingle) : NULL,
+							 tick, reread);
 }
 
 uint64_t
