@@ -8,7 +8,8 @@
  * of texts, the mean |share - 50%| over the 64 bits, the lowest and highest
  * share.  Then "own ref": a reference of the collection's own
  * (simhash_reference()) made from the first half of the texts, measured on
- * the second half (and the built-in centering on that half, to compare).  Used by test/bench/bit_balance.sh; build from the repository root:
+ * the second half (and the built-in centering on that half, to compare).
+ * Used by test/bench/bit_balance.sh; build from the repository root:
  *   cc -O2 -Isrc -o /tmp/bit_balance tools/bit_balance.c src/tfp_features.c \
  *      src/tfp_simhash.c src/tfp_simhash_balance.c src/tfp_simhash_ref.c src/tfp_unicode.c src/tfp_unicode_data.c -lm
  */
@@ -126,24 +127,21 @@ main(int argc, char **argv)
 	{
 		long		ntest = 0;
 
+		/* and the built-in centering on the same second half, to compare */
 		tfp_simhash_choose_thresholds(q, exact, ntrain, thr, counts);
+		memset(ones, 0, sizeof(ones));
 		for (size_t t = ntexts / 2; t < ntexts; t++, ntest++)
 		{
-			uint64_t	fp = tfp_simhash_text_thresholds(texts[t], lens[t], &o, thr, NULL, NULL);
+			uint64_t	fp = tfp_simhash_text_thresholds(texts[t], lens[t], &o, thr, NULL, NULL),
+						fc = tfp_simhash_text(texts[t], lens[t], &o, 1, NULL, NULL);
 
 			for (int b = 0; b < 64; b++)
+			{
 				own[b] += (long) ((fp >> b) & 1);
+				ones[0][b] += (long) ((fc >> b) & 1);
+			}
 		}
 		report("own ref", ntest, own);
-		/* the built-in centering on the same second half, for comparison */
-		memset(ones, 0, sizeof(ones));
-		for (size_t t = ntexts / 2; t < ntexts; t++)
-		{
-			uint64_t	fp = tfp_simhash_text(texts[t], lens[t], &o, 1, NULL, NULL);
-
-			for (int b = 0; b < 64; b++)
-				ones[0][b] += (long) ((fp >> b) & 1);
-		}
 		report("(centered, same half)", ntest, ones[0]);
 	}
 	for (size_t t = 0; t < ntexts; t++)
