@@ -46,17 +46,15 @@ if [ ! -x "$root/usr/bin/apt-get" ]; then
     rm -f "$root.debootstrap.log"
 fi
 mkdir -p "$root/work/main"
-# the source files, not build products: git's list where there is git,
-# else everything but what .gitignore names
-if command -v git >/dev/null 2>&1 && git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-    (cd "$src" && git ls-files -z -co --exclude-standard) |
-        (cd "$src" && tar --null -T - -cf -) | tar -C "$root/work/main" -xf -
-else
-    tar -C "$src" --exclude=.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
-        --exclude='*.bin' --exclude='*.san' --exclude=./textfp--1.0.sql --exclude=./results \
-        --exclude=./regression.diffs --exclude=./regression.out --exclude=./log \
-        --exclude=./tmp_check --exclude=./test/bench/out -cf - . | tar -C "$root/work/main" -xf -
-fi
+# the source files, not build products: everything but .git and what
+# .gitignore names (a fresh Debian 12 has no git to ask)
+excl=(--exclude=./.git)
+while IFS= read -r pat; do
+    case $pat in '' | '#'*) continue ;; esac
+    pat=${pat%/}
+    case $pat in /*) excl+=("--exclude=.$pat") ;; *) excl+=("--exclude=$pat") ;; esac
+done < "$src/.gitignore"
+tar -C "$src" "${excl[@]}" -cf - . | tar -C "$root/work/main" -xf -
 [ -d "$src/../shared" ] && cp -a "$src/../shared" "$root/work/shared"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 { mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
