@@ -12,12 +12,19 @@
  *       test/fuzz/fuzz_pinyin.c src/tfp_pinyin*.c src/tfp_sort.c src/tfp_unicode*.c -lm \
  *       -o /tmp/fuzz_pinyin
  *   /tmp/fuzz_pinyin -max_total_time=60
+ *
+ * test/unit/test_fuzz_pinyin.c runs it without libFuzzer (corpus in
+ * test/fuzz/corpus/pinyin/, then random inputs; see test/README.md).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tfp_pinyin.h"
+
+#ifndef FUZZ_FAIL
+#define FUZZ_FAIL() abort()	/* a broken invariant: a crash for libFuzzer */
+#endif
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -46,7 +53,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.levels = TFP_DNA_MIN_LEVELS + data[3] % (TFP_DNA_MAX_LEVELS - 1);
 	o.content_defined = data[4] & 1;
 	if (tfp_dna_check(&o) != NULL)
-		abort();
+		FUZZ_FAIL();
 	s = (const char *) data + 5;
 	len = size - 5;
 
@@ -56,31 +63,31 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		out = malloc(n + 1);
 		m = tfp_pinyin_text(s, len, flags, out);
 		if (m != n)
-			abort();
+			FUZZ_FAIL();
 		free(out);
 	}
 	l = malloc(len + 1);
 	l0 = malloc(len + 1);
 	n = tfp_pinyin_letters(s, len, l);
 	if (n > len)
-		abort();
+		FUZZ_FAIL();
 	tfp_pinyin_fastpath = 0;
 	if (tfp_pinyin_letters(s, len, l0) != n || memcmp(l, l0, n) != 0)
-		abort();
+		FUZZ_FAIL();
 	tfp_pinyin_fastpath = 1;
 	free(l0);
 	for (size_t i = 0; i < n; i++)
 		if (tfp_dna_bucket(l[i]) < 0)
-			abort();
+			FUZZ_FAIL();
 	w = malloc(sizeof(int64_t) * tfp_dna_max_windows(n, &o));
 	k = tfp_dna_windows(l, n, &o, w);
 	if ((n == 0) != (k == 0) || k > tfp_dna_max_windows(n, &o))
-		abort();
+		FUZZ_FAIL();
 	for (int i = 0; i < TFP_DNA_BUCKETS; i++)
 		lim *= o.levels;
 	for (size_t i = 0; i < k; i++)
 		if (w[i] < 0 || (double) w[i] >= lim || (i > 0 && w[i] <= w[i - 1]))
-			abort();
+			FUZZ_FAIL();
 	free(w);
 	free(l);
 	return 0;
