@@ -43,7 +43,7 @@ UNIT_SRCS  = $(sort $(wildcard test/unit/*.c))
 UNIT_BINS  = $(UNIT_SRCS:.c=.bin)
 UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu11 -Isrc
 
-test/unit/%.bin: test/unit/%.c $(CORE_SRCS) src/tfp_features_fast.c $(wildcard src/tfp_*.h) test/unit/tap.h $(wildcard test/fuzz/*.[ch])
+test/unit/%.bin: test/unit/%.c $(CORE_SRCS) src/tfp_features_fast.c $(wildcard src/tfp_*.h) $(wildcard test/unit/*.h test/fuzz/*.[ch])
 	$(CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
 
 unitcheck: $(UNIT_BINS)
@@ -55,7 +55,7 @@ SAN_CFLAGS = -O1 -g -Wall -Wextra -std=gnu11 -Isrc -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_SANS  = $(UNIT_SRCS:.c=.san)
 
-test/unit/%.san: test/unit/%.c $(CORE_SRCS) src/tfp_features_fast.c $(wildcard src/tfp_*.h) test/unit/tap.h $(wildcard test/fuzz/*.[ch])
+test/unit/%.san: test/unit/%.c $(CORE_SRCS) src/tfp_features_fast.c $(wildcard src/tfp_*.h) $(wildcard test/unit/*.h test/fuzz/*.[ch])
 	$(CC) $(SAN_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
 
 unitcheck-san: $(UNIT_SANS)

@@ -25,28 +25,7 @@
 
 #include "tfp_core.h"
 #include "tap.h"
-
-typedef struct
-{
-	uint64_t   *h;
-	size_t		n,
-				cap;
-} vec;
-
-static void
-vsink(void *a, const uint64_t *h, size_t n)
-{
-	vec		   *v = a;
-
-	if (v->n + n > v->cap)
-	{
-		v->cap = (v->n + n) * 2 + 16;
-		v->h = realloc(v->h, v->cap * sizeof(uint64_t));
-	}
-	if (n)
-		memcpy(v->h + v->n, h, n * sizeof(uint64_t));
-	v->n += n;
-}
+#include "hash_vec.h"
 
 static size_t
 put(char *b, const char *s)
