@@ -1,0 +1,55 @@
+# Every SQL-callable function of textfp called with edge-case arguments
+# (test/fuzz/sql_sweep.py: NULLs, empty and huge values, negative and
+# non-finite numbers, multi-dimensional and non-1-based arrays, malformed
+# literals, in random order; functions with `internal` arguments are not
+# callable from SQL): the server survives every call, and every error has a
+# proper SQLSTATE, never XX000 (internal error).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $src = $ENV{TEXTFP_SRCDIR} or die "TEXTFP_SRCDIR is not set";
+my $node = PostgreSQL::Test::Cluster->new('sweep');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION textfp');
+
+my $funcs = $node->safe_psql('postgres', q{
+SELECT p.proname || '|' || pg_get_function_identity_arguments(p.oid)
+FROM pg_proc p
+JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'
+WHERE p.prokind = 'f' ORDER BY 1});
+# argument names dropped: "simhash|body text, ngram integer" -> "simhash|text, integer"
+$funcs =~ s/\|[a-z_]+ /|/g;
+$funcs =~ s/, [a-z_]+ /, /g;
+my $dir = PostgreSQL::Test::Utils::tempdir;
+open(my $fh, '>', "$dir/funcs.txt") or die;
+print $fh "$funcs\n";
+close $fh;
+my $nfuncs = () = $funcs =~ /\n/g;
+cmp_ok($nfuncs, '>', 60, 'the extension\'s functions are listed');
+
+foreach my $seed (1 .. 3)
+{
+	my $script = `python3 $src/test/fuzz/sql_sweep.py $dir/funcs.txt $seed 40`;
+	die "sql_sweep.py failed" if $? != 0;
+	my $calls = () = $script =~ /^SELECT/mg;
+	my ($out, $err) = ('', '');
+	$node->psql('postgres', $script,
+		stdout => \$out, stderr => \$err, on_error_stop => 0);
+	is($node->safe_psql('postgres', 'SELECT 1'), '1',
+		"seed $seed: the server survives $calls calls");
+	unlike($err, qr/server closed the connection|terminated abnormally/,
+		"seed $seed: no backend crash");
+	unlike($err, qr/ERROR:  XX000/, "seed $seed: no internal error");
+	# the bad arguments were rejected as such
+	like($err, qr/ERROR:  22023: /, "seed $seed: invalid parameters give 22023");
+	like($err, qr/ERROR:  22P02: /, "seed $seed: malformed literals give 22P02");
+}
+my $log = slurp_file($node->logfile);
+unlike($log, qr/was terminated by signal|PANIC/, 'no backend died (server log)');
+$node->stop;
+done_testing();
