@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tfp_core.h"
 #include "../unit/tap.h"
 
 static int	fuzz_failures = 0;
@@ -33,25 +34,6 @@ static int	fuzz_failures = 0;
 #define FUZZ_FAIL() do { fuzz_failures++; return 0; } while (0)
 
 typedef int (*fuzz_target) (const uint8_t *data, size_t size);
-
-/* append the UTF-8 of cp (no checks: surrogates and overlong are wanted
- * elsewhere, not here) */
-static size_t
-put_cp(uint8_t *p, uint32_t cp)
-{
-	if (cp < 0x80)
-		return p[0] = (uint8_t) cp, 1;
-	if (cp < 0x800)
-		return p[0] = (uint8_t) (0xC0 | cp >> 6), p[1] = (uint8_t) (0x80 | (cp & 0x3F)), 2;
-	if (cp < 0x10000)
-		return p[0] = (uint8_t) (0xE0 | cp >> 12),
-			p[1] = (uint8_t) (0x80 | ((cp >> 6) & 0x3F)),
-			p[2] = (uint8_t) (0x80 | (cp & 0x3F)), 3;
-	return p[0] = (uint8_t) (0xF0 | cp >> 18),
-		p[1] = (uint8_t) (0x80 | ((cp >> 12) & 0x3F)),
-		p[2] = (uint8_t) (0x80 | ((cp >> 6) & 0x3F)),
-		p[3] = (uint8_t) (0x80 | (cp & 0x3F)), 4;
-}
 
 /* one fragment of text appended at p (at most 16 bytes); returns its length.
  * fav >= 0: four times in five the fragment is of the kind fav chooses (one
@@ -76,7 +58,7 @@ fragment(uint8_t *p, int fav)
 	if (fav >= 0 && rnd(5) != 0)
 		r = (uint32_t) fav;
 	if (r < 20)					/* common Han */
-		return put_cp(p, 0x4E00 + rnd(0x9FFF - 0x4E00 + 1));
+		return (size_t) tfp_utf8_encode(0x4E00 + rnd(0x9FFF - 0x4E00 + 1), p);
 	if (r < 28)
 	{
 		const char *w = words[rnd(sizeof(words) / sizeof(words[0]))];
@@ -90,28 +72,28 @@ fragment(uint8_t *p, int fav)
 	if (r < 44)					/* ASCII letters */
 		return p[0] = (uint8_t) ('a' + rnd(26)), 1;
 	if (r < 50)					/* kana */
-		return put_cp(p, 0x3040 + rnd(0xC0));
+		return (size_t) tfp_utf8_encode(0x3040 + rnd(0xC0), p);
 	if (r < 55)					/* CJK compatibility: squares fold to up to 5 */
-		return put_cp(p, 0x3300 + rnd(0x100));
+		return (size_t) tfp_utf8_encode(0x3300 + rnd(0x100), p);
 	if (r < 60)					/* Hangul syllables: 2-3 jamo each */
-		return put_cp(p, 0xAC00 + rnd(0xD7A4 - 0xAC00));
+		return (size_t) tfp_utf8_encode(0xAC00 + rnd(0xD7A4 - 0xAC00), p);
 	if (r < 65)					/* full-width and half-width forms */
-		return put_cp(p, 0xFF01 + rnd(0xFFEF - 0xFF01));
+		return (size_t) tfp_utf8_encode(0xFF01 + rnd(0xFFEF - 0xFF01), p);
 	if (r < 70)					/* Latin-1, Greek, Cyrillic */
-		return put_cp(p, 0xC0 + rnd(0x500 - 0xC0));
+		return (size_t) tfp_utf8_encode(0xC0 + rnd(0x500 - 0xC0), p);
 	if (r < 74)					/* combining marks */
-		return put_cp(p, 0x300 + rnd(0x70));
+		return (size_t) tfp_utf8_encode(0x300 + rnd(0x70), p);
 	if (r < 78)					/* presentation forms: ligatures */
-		return put_cp(p, 0xFB00 + rnd(0x500));
+		return (size_t) tfp_utf8_encode(0xFB00 + rnd(0x500), p);
 	if (r < 82)					/* Han extension B..G, emoji */
 	{
 		static const uint32_t base[] = {0x20000, 0x2A700, 0x30000, 0x1F300, 0x2F800};
 
-		return put_cp(p, base[rnd(5)] + rnd(0x400));
+		return (size_t) tfp_utf8_encode(base[rnd(5)] + rnd(0x400), p);
 	}
 	if (r < 86)					/* CJK compatibility ideographs, radicals */
-		return put_cp(p, (rnd(2) ? 0xF900 : 0x2E80) + rnd(0x200));
-	return put_cp(p, rnd(0x10000));	/* anything in the BMP */
+		return (size_t) tfp_utf8_encode((rnd(2) ? 0xF900 : 0x2E80) + rnd(0x200), p);
+	return (size_t) tfp_utf8_encode(rnd(0x10000), p);	/* anything in the BMP */
 }
 
 /* run a target over its corpus directory and `count` random inputs of
