@@ -14,9 +14,12 @@ SELECT pinyin('中華人民共和國') = pinyin('中华人民共和国') AS prc,
        pinyin('據新華社北京電，國家統計局今天發布數據顯示') =
        pinyin('据新华社北京电，国家统计局今天发布数据显示') AS news;
 -- non-Chinese text passes through, folded; punctuation separates
+-- (unaligned: psql before 15 counts an emoji one column wide, not two)
+\pset format unaligned
 SELECT t, pinyin(t), pinyin_initials(t)
 FROM (VALUES ('Hello, 世界!'), ('ＰｏｓｔｇｒｅＳＱＬ１５'), ('Café crème'),
              ('2024年10月'), ('東京都はひらがな'), ('Straße'), ('😀中文😀')) v(t);
+\pset format aligned
 -- empty and separator-only input
 SELECT pinyin('') AS empty, pinyin_initials('') AS empty_i,
        pinyin('，。！？ ') AS punct, pinyin_dna('') AS dna_empty,

@@ -48,6 +48,18 @@
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 
+/* is_pseudo_constant_for_index() takes the planner's root from PostgreSQL 14 */
+static inline bool
+pseudo_constant_for_index(PlannerInfo *root, Node *expr, IndexOptInfo *index)
+{
+#if PG_VERSION_NUM >= 140000
+	return is_pseudo_constant_for_index(root, expr, index);
+#else
+	(void) root;
+	return is_pseudo_constant_for_index(expr, index);
+#endif
+}
+
 bool
 textfp_func_is(Oid funcid, PGFunction fn)
 {
@@ -191,8 +203,8 @@ simhash_within_support(PG_FUNCTION_ARGS)
 		key = list_nth(f->args, req->indexarg);
 		q = list_nth(f->args, 1 - req->indexarg);
 		k = lthird(f->args);
-		if (!is_pseudo_constant_for_index(req->root, q, req->index) ||
-			!is_pseudo_constant_for_index(req->root, k, req->index))
+		if (!pseudo_constant_for_index(req->root, q, req->index) ||
+			!pseudo_constant_for_index(req->root, k, req->index))
 			PG_RETURN_POINTER(NULL);
 		if (!lookup_ball_objects(f->funcid, exprType(key), &o))
 			PG_RETURN_POINTER(NULL);

@@ -13,7 +13,7 @@
 # Settings (environment):
 #   TFP_ROOT            source tree to build/test (default: this repository)
 #   TFP_PG_MAJOR        PostgreSQL major version of the Debian packages (default 15,
-#                       Debian 12's; 17 on Debian 13: see test/run-pg17.sh)
+#                       Debian 12's; 13 on Debian 11, 17 on Debian 13: see test/run-pg.sh)
 #   PG_CONFIG           pg_config to use (default:
 #                       /usr/lib/postgresql/$TFP_PG_MAJOR/bin/pg_config)
 #   TFP_PG_CONF         extra lines appended to postgresql.conf

@@ -1,25 +1,34 @@
 #!/usr/bin/env bash
-# Every test on PostgreSQL 17, from a Debian 12 machine: Debian 13 (trixie)
-# ships postgresql-17, so this makes a throwaway trixie root with debootstrap
-# (from Debian's own mirror), copies the source tree into it (tracked and
-# untracked files, not build products) and runs test/run-tests.sh there with
-# TFP_PG_MAJOR=17; the harness installs postgresql-17 and the rest inside.
+# Every test on another PostgreSQL major version, from a Debian 12 machine:
+# the Debian release that ships it (13: Debian 11 "bullseye"; 17: Debian 13
+# "trixie") is made into a throwaway root with debootstrap (from Debian's own
+# mirror), the source tree is copied into it (tracked and untracked files,
+# not build products) and test/run-tests.sh runs there with TFP_PG_MAJOR set;
+# the harness installs postgresql-MAJOR and the rest inside.
 # The last line is the suite's "N passed, N failed"; exit status as usual,
-# except 3 when the Debian 13 root cannot be made (debootstrap, mirror,
-# mounts), so that a caller can tell that from failing tests.
+# except 3 when the root cannot be made (debootstrap, mirror, mounts), so
+# that a caller can tell that from failing tests.
 #
-#   test/run-pg17.sh [SUITE ...]     as root; arguments go to run-tests.sh
+#   test/run-pg.sh MAJOR [SUITE ...]     as root; MAJOR 13 or 17; the
+#                                        other arguments go to run-tests.sh
 #
-# Settings: TFP_PG17_ROOT (default: a new directory under /tmp, removed at
-# the end unless TEXTFP_KEEP_TMP=1), TFP_DEBIAN_MIRROR (default
+# Settings: TFP_PG_ROOT (default: a new directory under /tmp, removed at the
+# end unless TEXTFP_KEEP_TMP=1), TFP_DEBIAN_MIRROR (default
 # http://deb.debian.org/debian).  Takes about 5 minutes, most of it
 # debootstrap and apt-get.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 mirror=${TFP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-setup_failed() { echo "run-pg17.sh: $*" >&2; exit 3; }
+major=${1:-}
+case $major in
+    13) suite=bullseye; release="Debian 11" ;;
+    17) suite=trixie; release="Debian 13" ;;
+    *) echo "usage: test/run-pg.sh 13|17 [SUITE ...]" >&2; exit 2 ;;
+esac
+shift
+setup_failed() { echo "run-pg.sh $major: $*" >&2; exit 3; }
 if [ "$(id -u)" != 0 ]; then
-    echo "run-pg17.sh: needs root (debootstrap, chroot, mounts)" >&2
+    echo "run-pg.sh: needs root (debootstrap, chroot, mounts)" >&2
     exit 2
 fi
 if ! command -v debootstrap >/dev/null 2>&1; then
@@ -27,7 +36,8 @@ if ! command -v debootstrap >/dev/null 2>&1; then
       DEBIAN_FRONTEND=noninteractive apt-get -q -y install debootstrap; } >/dev/null 2>&1 ||
         setup_failed "cannot install debootstrap"
 fi
-root=${TFP_PG17_ROOT:-$(mktemp -d /tmp/textfp-pg17.XXXXXX)}
+root=${TFP_PG_ROOT:-$(mktemp -d /tmp/textfp-pg$major.XXXXXX)}
+mkdir -p "$root"
 chmod 755 "$root"				# its / (mktemp makes it 0700: postgres could not run a thing)
 
 cleanup() {
@@ -39,10 +49,10 @@ cleanup() {
 trap cleanup EXIT
 
 if [ ! -x "$root/usr/bin/apt-get" ]; then
-    echo "== debootstrap trixie into $root"
-    debootstrap --variant=minbase trixie "$root" "$mirror" > "$root.debootstrap.log" 2>&1 || {
+    echo "== debootstrap $suite into $root"
+    debootstrap --variant=minbase "$suite" "$root" "$mirror" > "$root.debootstrap.log" 2>&1 || {
         tail -20 "$root.debootstrap.log"; rm -f "$root.debootstrap.log"
-        setup_failed "debootstrap of Debian 13 failed"; }
+        setup_failed "debootstrap of $release failed"; }
     rm -f "$root.debootstrap.log"
 fi
 mkdir -p "$root/work/main"
@@ -59,4 +69,4 @@ tar -C "$src" "${excl[@]}" -cf - . | tar -C "$root/work/main" -xf -
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 { mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
   mount --rbind /sys "$root/sys"; } || setup_failed "cannot mount /proc, /dev, /sys in the root"
-chroot "$root" /bin/bash -c 'cd /work/main && TFP_PG_MAJOR=17 test/run-tests.sh "$@"' run-pg17 "$@"
+chroot "$root" /bin/bash -c 'cd /work/main && TFP_PG_MAJOR='"$major"' test/run-tests.sh "$@"' run-pg "$@"
