@@ -158,12 +158,24 @@ bucket_sort_i64(uint64_t *v, size_t n, uint64_t *tmp, uint64_t flip, int width)
 	memcpy(v, tmp, n * sizeof(uint64_t));
 }
 
-/* drop the repeats of the sorted a[0..n), n >= 1; returns the new count */
+/*
+ * Sort and deduplicate v[0..n): by the bucket sort on keys v ^ flip in
+ * [0, 2^width) when there is scratch and n >= bucket_from, else in place;
+ * returns the new count.
+ */
 static size_t
-unique_i64(int64_t *a, size_t n)
+sort_unique(uint64_t *v, size_t n, uint64_t *scratch, size_t bucket_from,
+			uint64_t flip, int width)
 {
+	int64_t    *a = (int64_t *) v;
 	size_t		o = 1;
 
+	if (n < 2)
+		return n;
+	if (scratch != NULL && n >= bucket_from && n <= UINT32_MAX)
+		bucket_sort_i64(v, n, scratch, flip, width);
+	else
+		sort_i64(a, n);
 	for (size_t i = 1; i < n; i++)
 		if (a[i] != a[o - 1])
 			a[o++] = a[i];
@@ -173,25 +185,13 @@ unique_i64(int64_t *a, size_t n)
 size_t
 tfp_sort_unique_u64(uint64_t *v, size_t n, uint64_t *scratch)
 {
-	if (n < 2)
-		return n;
-	if (scratch != NULL && n >= 64 && n <= UINT32_MAX)
-		bucket_sort_i64(v, n, scratch, SIGN_BIT, 64);
-	else
-		sort_i64((int64_t *) v, n);
-	return unique_i64((int64_t *) v, n);
+	return sort_unique(v, n, scratch, 64, SIGN_BIT, 64);
 }
 
 size_t
 tfp_sort_unique_below_u64(uint64_t *v, size_t n, uint64_t *scratch, int width)
 {
-	if (n < 2)
-		return n;
-	if (scratch != NULL && n <= UINT32_MAX)
-		bucket_sort_i64(v, n, scratch, 0, width);
-	else
-		sort_i64((int64_t *) v, n);
-	return unique_i64((int64_t *) v, n);
+	return sort_unique(v, n, scratch, 2, 0, width);
 }
 
 size_t
