@@ -115,5 +115,84 @@ SELECT count(*) AS pairs, max(minhash_jaccard(minhash(a, 32), minhash(b, 32))) A
 FROM unnest(ARRAY['a', 'b', 'hello', 'world', '中', '文', 'x1']) a,
      unnest(ARRAY['a', 'b', 'hello', 'world', '中', '文', 'x1']) b WHERE a < b;
 
+-- equality and order (= <> < <= > >=, btree and hash classes): equal
+-- signatures are exactly those with equal text forms; different parameters
+-- give unequal values, not an error; the order is total and the hashes agree
+CREATE TABLE mh_eq (i int, sig minhash);
+INSERT INTO mh_eq
+SELECT p.o + v.i, minhash(v.body, p.k, ngram => p.n)
+FROM (VALUES (1, 'the quick brown fox jumps'), (2, 'the quick brown fox jumps'),
+             (3, '国家统计局今天发布数据'), (4, '國家統計局今天發布數據'), (5, ''), (6, '!!!'),
+             (7, 'lorem ipsum dolor sit amet'), (8, 'the quick brown fox jumped')) v(i, body),
+     (VALUES (0, 16, 5), (10, 32, 5), (20, 16, 3)) p(o, k, n);
+-- and 400 short texts over a small vocabulary (many repeats), k = 4
+INSERT INTO mh_eq
+SELECT 100 + g, minhash('w' || hashint4(g % 150) % 9 || ' w' || hashint4(g % 150) % 7, 4, shingle => 1)
+FROM generate_series(1, 400) g;
+SELECT count(*) AS pairs,
+       count(*) FILTER (WHERE a.sig = b.sig) AS equal,
+       count(*) FILTER (WHERE (a.sig = b.sig) <> (a.sig::text = b.sig::text)) AS eq_not_text,
+       count(*) FILTER (WHERE (a.sig <> b.sig) = (a.sig = b.sig)) AS ne_not_negator,
+       count(*) FILTER (WHERE minhash_cmp(a.sig, b.sig) <> -minhash_cmp(b.sig, a.sig)) AS not_antisymmetric,
+       count(*) FILTER (WHERE (a.sig < b.sig) <> (minhash_cmp(a.sig, b.sig) < 0)
+                           OR (a.sig <= b.sig) <> (minhash_cmp(a.sig, b.sig) <= 0)
+                           OR (a.sig > b.sig) <> (minhash_cmp(a.sig, b.sig) > 0)
+                           OR (a.sig >= b.sig) <> (minhash_cmp(a.sig, b.sig) >= 0)
+                           OR (a.sig = b.sig) <> (minhash_cmp(a.sig, b.sig) = 0)) AS ops_not_cmp,
+       count(*) FILTER (WHERE a.sig = b.sig AND (minhash_hash(a.sig) <> minhash_hash(b.sig)
+                           OR minhash_hash_extended(a.sig, 7) <> minhash_hash_extended(b.sig, 7))) AS hash_differs,
+       count(*) FILTER (WHERE a.i = b.i AND (minhash_hash(a.sig)::bigint & 4294967295)
+                           <> (minhash_hash_extended(a.sig, 0) & 4294967295)) AS ext_low_bits
+FROM mh_eq a, mh_eq b;
+SELECT count(*) AS intransitive
+FROM mh_eq a, mh_eq b, mh_eq c
+WHERE a.i < 100 AND b.i < 100 AND c.i < 100
+  AND minhash_cmp(a.sig, b.sig) <= 0 AND minhash_cmp(b.sig, c.sig) <= 0
+  AND minhash_cmp(a.sig, c.sig) > 0;
+-- the groups of equal signatures: copies, simplified = traditional, empty
+-- texts; the order (by k, then ngram, ..., empty first, then values)
+SELECT array_agg(i ORDER BY i) AS equal FROM mh_eq WHERE i < 100
+GROUP BY sig HAVING count(*) > 1 ORDER BY 1;
+SELECT array_agg(i ORDER BY sig, i) AS sorted FROM mh_eq WHERE i < 100;
+SELECT count(DISTINCT sig) AS distinct_sigs,
+       (SELECT count(*) FROM (SELECT sig FROM mh_eq UNION SELECT sig FROM mh_eq) u) AS union_rows
+FROM mh_eq;
+-- platform-independent hashes
+SELECT minhash_hash(minhash('a b c'::text, 8)) AS h,
+       minhash_hash_extended(minhash('a b c'::text, 8), 0) AS h0,
+       minhash_hash_extended(minhash('a b c'::text, 8), 42) AS h42,
+       minhash_hash(minhash(''::text, 8)) AS h_empty;
+-- joins, indexes, UNIQUE, hash partitioning
+SET enable_nestloop = off; SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM mh_eq a JOIN mh_eq b ON a.sig = b.sig;
+SELECT count(*) FROM mh_eq a JOIN mh_eq b ON a.sig = b.sig;
+SET enable_hashjoin = off; SET enable_mergejoin = on;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM mh_eq a JOIN mh_eq b ON a.sig = b.sig;
+SELECT count(*) FROM mh_eq a JOIN mh_eq b ON a.sig = b.sig;
+RESET enable_nestloop; RESET enable_mergejoin; RESET enable_hashjoin;
+SELECT count(*) FROM mh_eq WHERE sig >= (SELECT sig FROM mh_eq WHERE i = 103);
+SET enable_seqscan = off; SET enable_bitmapscan = off;
+CREATE INDEX mh_eq_btree ON mh_eq (sig);
+SELECT sig AS s103 FROM mh_eq WHERE i = 103 \gset
+SELECT sig AS s3 FROM mh_eq WHERE i = 3 \gset
+EXPLAIN (COSTS OFF) SELECT count(*) FROM mh_eq WHERE sig >= :'s103';
+SELECT count(*) FROM mh_eq WHERE sig >= :'s103';
+SELECT array_agg(i ORDER BY i) FROM mh_eq WHERE sig = :'s3';
+DROP INDEX mh_eq_btree;
+CREATE INDEX mh_eq_hash ON mh_eq USING hash (sig);
+EXPLAIN (COSTS OFF) SELECT i FROM mh_eq WHERE sig = :'s3';
+SELECT array_agg(i ORDER BY i) FROM mh_eq WHERE sig = :'s3';
+RESET enable_seqscan; RESET enable_bitmapscan;
+CREATE UNIQUE INDEX ON mh_eq (sig);
+DELETE FROM mh_eq a USING mh_eq b WHERE a.sig = b.sig AND a.i > b.i;
+CREATE UNIQUE INDEX mh_eq_unique ON mh_eq (sig);
+INSERT INTO mh_eq VALUES (0, minhash('the quick brown fox jumps'::text, 16));
+CREATE TABLE mh_part (i int, sig minhash) PARTITION BY HASH (sig);
+CREATE TABLE mh_part0 PARTITION OF mh_part FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE mh_part1 PARTITION OF mh_part FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+INSERT INTO mh_part SELECT i, sig FROM mh_eq WHERE i < 100;
+SELECT tableoid::regclass AS part, array_agg(i ORDER BY i) FROM mh_part GROUP BY 1 ORDER BY 1;
+DROP TABLE mh_eq, mh_part;
+
 DROP FUNCTION try_recv(bytea);
 DROP TABLE golden, mh, mh2, recv_t;

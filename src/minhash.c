@@ -1,7 +1,8 @@
 /*
  * minhash.c -- the minhash signature type: text and binary I/O (validated
  * field by field), compatibility checks, the Jaccard estimate, the %
- * operator and its threshold setting textfp.minhash_threshold
+ * operator and its threshold setting textfp.minhash_threshold, and the
+ * equality, order and hashing behind =, btree and hash operator classes
  *
  * Text form (output exactly so; input accepts upper-case hex digits too):
  *
@@ -13,6 +14,7 @@
  */
 #include "postgres.h"
 
+#include "common/hashfn.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
@@ -376,4 +378,119 @@ minhash_is_empty(PG_FUNCTION_ARGS)
 	MinHash    *m = (MinHash *) PG_DETOAST_DATUM_SLICE(PG_GETARG_DATUM(0), 0, MINHASH_HDRSZ);
 
 	PG_RETURN_BOOL(MinHashIsEmpty(m));
+}
+
+/* ------------------------------------------------ equality, order, hash */
+
+/*
+ * Two signatures are equal when every field is: the parameters (version, k,
+ * ngram, shingle, folds), emptiness and the k values.  The representation is
+ * canonical (the reserved field is 0, an empty signature has no values, and
+ * input and receive check both), so equal signatures are equal bytes.
+ *
+ * The order is a fixed total order for btree (sorting, UNIQUE, DISTINCT,
+ * merge joins), not a similarity: by version, k, ngram, shingle, fold flags,
+ * empty before non-empty, then the values compared as unsigned numbers, first
+ * position first.  It compares numbers, not bytes, so it is the same on
+ * every platform; signatures made with different parameters are simply
+ * unequal (no error, unlike minhash_jaccard).
+ */
+static int
+minhash_cmp_internal(const MinHash *a, const MinHash *b)
+{
+#define CMP_FIELD(x, y) if ((x) != (y)) return (x) < (y) ? -1 : 1
+	CMP_FIELD(a->version, b->version);
+	CMP_FIELD(a->k, b->k);
+	CMP_FIELD(a->ngram, b->ngram);
+	CMP_FIELD(a->shingle, b->shingle);
+	CMP_FIELD(a->flags & MINHASH_FOLD_MASK, b->flags & MINHASH_FOLD_MASK);
+	CMP_FIELD(MinHashIsEmpty(b), MinHashIsEmpty(a));
+	if (!MinHashIsEmpty(a))
+		for (int i = 0; i < a->k; i++)
+			CMP_FIELD(a->v[i], b->v[i]);
+#undef CMP_FIELD
+	return 0;
+}
+
+static int
+minhash_cmp_args(FunctionCallInfo fcinfo)
+{
+	MinHash    *a = PG_GETARG_MINHASH_P(0);
+	MinHash    *b = PG_GETARG_MINHASH_P(1);
+	int			c = minhash_cmp_internal(a, b);
+
+	PG_FREE_IF_COPY(a, 0);
+	PG_FREE_IF_COPY(b, 1);
+	return c;
+}
+
+#define MINHASH_CMP_FN(name, op) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BOOL(minhash_cmp_args(fcinfo) op 0); \
+}
+
+MINHASH_CMP_FN(minhash_eq, ==)
+MINHASH_CMP_FN(minhash_ne, !=)
+MINHASH_CMP_FN(minhash_lt, <)
+MINHASH_CMP_FN(minhash_le, <=)
+MINHASH_CMP_FN(minhash_gt, >)
+MINHASH_CMP_FN(minhash_ge, >=)
+
+PG_FUNCTION_INFO_V1(minhash_cmp);
+Datum
+minhash_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(minhash_cmp_args(fcinfo));
+}
+
+/*
+ * Hash of the fields the equality compares, combined value by value (not the
+ * bytes in memory) so that it is the same on every platform and hash
+ * partitions keep their rows.  The combination h = 31 h + x is the one
+ * PostgreSQL uses for arrays: with seed 0 the low 32 bits of the extended
+ * (64-bit, seeded) hash equal the 32-bit hash, as hash operator classes
+ * require.
+ */
+static inline uint32
+minhash_header_word(const MinHash *m)
+{
+	return (uint32) m->version | ((uint32) m->ngram << 8) |
+		((uint32) m->shingle << 16) |
+		((uint32) (m->flags & (MINHASH_FOLD_MASK | MINHASH_EMPTY)) << 24);
+}
+
+PG_FUNCTION_INFO_V1(minhash_hash);
+Datum
+minhash_hash(PG_FUNCTION_ARGS)
+{
+	MinHash    *m = PG_GETARG_MINHASH_P(0);
+	uint32		h = 1;
+
+	h = h * 31 + hash_bytes_uint32(minhash_header_word(m));
+	h = h * 31 + hash_bytes_uint32(m->k);
+	if (!MinHashIsEmpty(m))
+		for (int i = 0; i < m->k; i++)
+			h = h * 31 + hash_bytes_uint32(m->v[i]);
+	PG_FREE_IF_COPY(m, 0);
+	PG_RETURN_UINT32(h);
+}
+
+PG_FUNCTION_INFO_V1(minhash_hash_extended);
+Datum
+minhash_hash_extended(PG_FUNCTION_ARGS)
+{
+	MinHash    *m = PG_GETARG_MINHASH_P(0);
+	uint64		seed = (uint64) PG_GETARG_INT64(1);
+	uint64		h = 1;
+
+	h = h * 31 + hash_bytes_uint32_extended(minhash_header_word(m), seed);
+	h = h * 31 + hash_bytes_uint32_extended(m->k, seed);
+	if (!MinHashIsEmpty(m))
+		for (int i = 0; i < m->k; i++)
+			h = h * 31 + hash_bytes_uint32_extended(m->v[i], seed);
+	PG_FREE_IF_COPY(m, 0);
+	PG_RETURN_UINT64(h);
 }

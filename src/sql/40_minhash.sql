@@ -1,7 +1,8 @@
 --
 -- MinHash: the minhash signature type, minhash(), minhash_jaccard(), the %
--- operator (textfp.minhash_threshold), the exact shingles()/shingle_jaccard()
--- and the LSH-banded GIN operator class minhash_lsh_ops.  See docs/minhash.md.
+-- operator (textfp.minhash_threshold), equality and order with btree and hash
+-- classes, the exact shingles()/shingle_jaccard() and the LSH-banded GIN
+-- operator class minhash_lsh_ops.  See docs/minhash.md.
 --
 
 CREATE TYPE @extschema@.minhash;
@@ -87,6 +88,80 @@ CREATE FUNCTION @extschema@.minhash_is_empty(@extschema@.minhash)
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.minhash_is_empty(@extschema@.minhash)
 	IS 'true for the signature of a text without any shingle (similar to nothing)';
+
+-- Equality and a fixed total order (not a similarity), so that minhash
+-- columns work with DISTINCT, GROUP BY, UNION, UNIQUE, hash and merge joins
+-- and hash partitioning; signatures with different parameters are unequal.
+CREATE FUNCTION @extschema@.minhash_eq(@extschema@.minhash, @extschema@.minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'minhash_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.minhash_ne(@extschema@.minhash, @extschema@.minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'minhash_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.minhash_lt(@extschema@.minhash, @extschema@.minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'minhash_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.minhash_le(@extschema@.minhash, @extschema@.minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'minhash_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.minhash_gt(@extschema@.minhash, @extschema@.minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'minhash_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.minhash_ge(@extschema@.minhash, @extschema@.minhash) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'minhash_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.minhash_cmp(@extschema@.minhash, @extschema@.minhash) RETURNS int4
+	AS 'MODULE_PATHNAME', 'minhash_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.minhash_hash(@extschema@.minhash) RETURNS int4
+	AS 'MODULE_PATHNAME', 'minhash_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@.minhash_hash_extended(@extschema@.minhash, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'minhash_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.minhash, RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.minhash, RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = @extschema@.minhash, RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = @extschema@.minhash, RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = @extschema@.minhash, RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = @extschema@.minhash, RIGHTARG = @extschema@.minhash,
+	FUNCTION = @extschema@.minhash_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+CREATE OPERATOR CLASS @extschema@.minhash_ops
+	DEFAULT FOR TYPE @extschema@.minhash USING btree AS
+	OPERATOR 1 @extschema@.< ,
+	OPERATOR 2 @extschema@.<= ,
+	OPERATOR 3 @extschema@.= ,
+	OPERATOR 4 @extschema@.>= ,
+	OPERATOR 5 @extschema@.> ,
+	FUNCTION 1 @extschema@.minhash_cmp(@extschema@.minhash, @extschema@.minhash);
+
+CREATE OPERATOR CLASS @extschema@.minhash_ops
+	DEFAULT FOR TYPE @extschema@.minhash USING hash AS
+	OPERATOR 1 @extschema@.= ,
+	FUNCTION 1 @extschema@.minhash_hash(@extschema@.minhash),
+	FUNCTION 2 @extschema@.minhash_hash_extended(@extschema@.minhash, bigint);
 
 CREATE FUNCTION @extschema@.shingles(
 		body text,
