@@ -16,6 +16,8 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 
@@ -80,6 +82,62 @@ thin(reference_state *st)
 	st->n = o;
 }
 
+/* room for one more row (n < SAMPLE_CAP), in aggcontext */
+static void
+reserve_row(reference_state *st, MemoryContext aggcontext)
+{
+	size_t		cap;
+
+	if (st->n < st->cap)
+		return;
+	cap = st->cap ? 2 * st->cap : 256;
+	if (cap > SAMPLE_CAP)
+		cap = SAMPLE_CAP;
+	if (st->cap == 0)
+	{
+		st->q = MemoryContextAlloc(aggcontext, cap * 64 * sizeof(int32));
+		st->exact = MemoryContextAlloc(aggcontext, cap * sizeof(uint64));
+		st->hash = MemoryContextAlloc(aggcontext, cap * sizeof(uint64));
+	}
+	else
+	{
+		st->q = repalloc(st->q, cap * 64 * sizeof(int32));
+		st->exact = repalloc(st->exact, cap * sizeof(uint64));
+		st->hash = repalloc(st->hash, cap * sizeof(uint64));
+	}
+	st->cap = cap;
+}
+
+/*
+ * Keep a row the current level keeps (the caller checked), then raise the
+ * level while the sample is full.
+ */
+static void
+add_row(reference_state *st, MemoryContext aggcontext, const int32 *q,
+		uint64 exact, uint64 h)
+{
+	reserve_row(st, aggcontext);
+	memcpy(st->q + st->n * 64, q, 64 * sizeof(int32));
+	st->exact[st->n] = exact;
+	st->hash[st->n] = h;
+	st->n++;
+	while (st->n == SAMPLE_CAP && st->level < 63)
+	{
+		st->level++;
+		thin(st);
+	}
+}
+
+static void
+check_same_opts(const tfp_feature_opts *a, const tfp_feature_opts *b)
+{
+	if (a->ngram != b->ngram || a->shingle != b->shingle || a->fold != b->fold)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("simhash_reference options must be the same on every row"),
+				 errdetail("One reference is made with one set of feature options.")));
+}
+
 /*
  * simhash_reference_accum(state internal, body text [, ngram int4,
  *		shingle int4, fold_case bool, fold_width bool, fold_han bool])
@@ -120,12 +178,8 @@ simhash_reference_accum(PG_FUNCTION_ARGS)
 		st = MemoryContextAllocZero(aggcontext, sizeof(reference_state));
 		st->opts = o;
 	}
-	else if (st->opts.ngram != o.ngram || st->opts.shingle != o.shingle ||
-			 st->opts.fold != o.fold)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("simhash_reference options must be the same on every row"),
-				 errdetail("One reference is made with one set of feature options.")));
+	else
+		check_same_opts(&st->opts, &o);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(st);
 
@@ -135,35 +189,124 @@ simhash_reference_accum(PG_FUNCTION_ARGS)
 	h = row_hash(q, exact);
 	if (!row_kept(h, st->level) || st->n >= SAMPLE_CAP)
 		PG_RETURN_POINTER(st);	/* (full only if 65,536 rows share a hash) */
-	if (st->n == st->cap)
-	{
-		size_t		cap = st->cap ? 2 * st->cap : 256;
+	add_row(st, aggcontext, q, exact, h);
+	PG_RETURN_POINTER(st);
+}
 
-		if (cap > SAMPLE_CAP)
-			cap = SAMPLE_CAP;
-		if (st->cap == 0)
-		{
-			st->q = MemoryContextAlloc(aggcontext, cap * 64 * sizeof(int32));
-			st->exact = MemoryContextAlloc(aggcontext, cap * sizeof(uint64));
-			st->hash = MemoryContextAlloc(aggcontext, cap * sizeof(uint64));
-		}
-		else
-		{
-			st->q = repalloc(st->q, cap * 64 * sizeof(int32));
-			st->exact = repalloc(st->exact, cap * sizeof(uint64));
-			st->hash = repalloc(st->hash, cap * sizeof(uint64));
-		}
-		st->cap = cap;
-	}
-	memcpy(st->q + st->n * 64, q, sizeof(q));
-	st->exact[st->n] = exact;
-	st->hash[st->n] = h;
-	st->n++;
-	while (st->n == SAMPLE_CAP && st->level < 63)
+/*
+ * simhash_reference_combine(a internal, b internal) returns internal: the
+ * state of both inputs, for parallel aggregation.
+ *
+ * It equals the state of one aggregate over both inputs (so the reference is
+ * the same with or without parallel workers).  Proof: write c_L(X) for the
+ * number of rows of input X whose hash has its top L bits zero; c_L falls as
+ * L grows.  An aggregate over X ends at level L(X) = the least L with
+ * c_L(X) < SAMPLE_CAP (it raises the level exactly when the rows kept reach
+ * the cap), holding exactly the rows of X kept at that level.  Since
+ * c_L(A + B) >= c_L(A), c_L(B), L(A + B) >= max(L(A), L(B)); so keeping the
+ * rows of both states kept at max(L(A), L(B)), then raising the level
+ * while the cap is reached, ends at L(A + B) with the rows of A + B kept
+ * there.  (Past level 63 the cap truncates: only when 65,536 rows share a
+ * 63-bit hash prefix.)
+ */
+PG_FUNCTION_INFO_V1(simhash_reference_combine);
+Datum
+simhash_reference_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext;
+	reference_state *a = PG_ARGISNULL(0) ? NULL :
+		(reference_state *) PG_GETARG_POINTER(0);
+	reference_state *b = PG_ARGISNULL(1) ? NULL :
+		(reference_state *) PG_GETARG_POINTER(1);
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "simhash_reference_combine called in non-aggregate context");
+	if (b == NULL)
+		PG_RETURN_POINTER(a);
+	if (a == NULL)
 	{
-		st->level++;
-		thin(st);
+		a = MemoryContextAllocZero(aggcontext, sizeof(reference_state));
+		a->opts = b->opts;
 	}
+	else
+		check_same_opts(&a->opts, &b->opts);
+	if (b->level > a->level)
+	{
+		a->level = b->level;
+		thin(a);
+	}
+	for (size_t r = 0; r < b->n; r++)
+	{
+		if ((r & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (row_kept(b->hash[r], a->level) && a->n < SAMPLE_CAP)
+			add_row(a, aggcontext, b->q + r * 64, b->exact[r], b->hash[r]);
+	}
+	PG_RETURN_POINTER(a);
+}
+
+/*
+ * simhash_reference_serialize(internal) returns bytea, and
+ * simhash_reference_deserialize(bytea, internal) returns internal: a state
+ * sent from a parallel worker to the leader (same machine, so the rows are
+ * copied as they are in memory).
+ */
+PG_FUNCTION_INFO_V1(simhash_reference_serialize);
+Datum
+simhash_reference_serialize(PG_FUNCTION_ARGS)
+{
+	reference_state *st = (reference_state *) PG_GETARG_POINTER(0);
+	StringInfoData buf;
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		elog(ERROR, "simhash_reference_serialize called in non-aggregate context");
+	pq_begintypsend(&buf);
+	pq_sendint32(&buf, st->opts.ngram);
+	pq_sendint32(&buf, st->opts.shingle);
+	pq_sendint32(&buf, (int32) st->opts.fold);
+	pq_sendint32(&buf, st->level);
+	pq_sendint32(&buf, (int32) st->n);
+	pq_sendbytes(&buf, (const char *) st->q, st->n * 64 * sizeof(int32));
+	pq_sendbytes(&buf, (const char *) st->exact, st->n * sizeof(uint64));
+	pq_sendbytes(&buf, (const char *) st->hash, st->n * sizeof(uint64));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+PG_FUNCTION_INFO_V1(simhash_reference_deserialize);
+Datum
+simhash_reference_deserialize(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	MemoryContext aggcontext;
+	StringInfoData buf;
+	reference_state *st;
+	size_t		n;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "simhash_reference_deserialize called in non-aggregate context");
+	buf.data = VARDATA_ANY(b);
+	buf.len = VARSIZE_ANY_EXHDR(b);
+	buf.maxlen = buf.len;
+	buf.cursor = 0;
+	st = MemoryContextAllocZero(aggcontext, sizeof(reference_state));
+	st->opts.ngram = pq_getmsgint(&buf, 4);
+	st->opts.shingle = pq_getmsgint(&buf, 4);
+	st->opts.fold = (unsigned) pq_getmsgint(&buf, 4);
+	st->level = pq_getmsgint(&buf, 4);
+	n = (size_t) pq_getmsgint(&buf, 4);
+	if (n > SAMPLE_CAP || st->level < 0 || st->level > 63)
+		elog(ERROR, "invalid simhash_reference state");
+	if (n > 0)
+	{
+		st->cap = st->n = n;
+		st->q = MemoryContextAlloc(aggcontext, n * 64 * sizeof(int32));
+		st->exact = MemoryContextAlloc(aggcontext, n * sizeof(uint64));
+		st->hash = MemoryContextAlloc(aggcontext, n * sizeof(uint64));
+		pq_copymsgbytes(&buf, (char *) st->q, n * 64 * sizeof(int32));
+		pq_copymsgbytes(&buf, (char *) st->exact, n * sizeof(uint64));
+		pq_copymsgbytes(&buf, (char *) st->hash, n * sizeof(uint64));
+	}
+	pq_getmsgend(&buf);
 	PG_RETURN_POINTER(st);
 }
 

@@ -22,10 +22,30 @@ CREATE FUNCTION @extschema@.simhash_reference_final(internal)
 	AS 'MODULE_PATHNAME', 'simhash_reference_final'
 	LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
+-- parallel aggregation: partial states from the workers, combined in the
+-- leader (the result is the same as without workers)
+CREATE FUNCTION @extschema@.simhash_reference_combine(internal, internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_reference_combine'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.simhash_reference_serialize(internal)
+	RETURNS bytea
+	AS 'MODULE_PATHNAME', 'simhash_reference_serialize'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.simhash_reference_deserialize(bytea, internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'simhash_reference_deserialize'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 CREATE AGGREGATE @extschema@.simhash_reference(body text) (
 	SFUNC = @extschema@.simhash_reference_accum,
 	STYPE = internal,
 	FINALFUNC = @extschema@.simhash_reference_final,
+	COMBINEFUNC = @extschema@.simhash_reference_combine,
+	SERIALFUNC = @extschema@.simhash_reference_serialize,
+	DESERIALFUNC = @extschema@.simhash_reference_deserialize,
 	PARALLEL = SAFE);
 COMMENT ON AGGREGATE @extschema@.simhash_reference(text)
 	IS 'per-bit thresholds balancing simhash(body, reference) over these texts (default feature options)';
@@ -35,6 +55,9 @@ CREATE AGGREGATE @extschema@.simhash_reference(body text, ngram int4,
 	SFUNC = @extschema@.simhash_reference_accum,
 	STYPE = internal,
 	FINALFUNC = @extschema@.simhash_reference_final,
+	COMBINEFUNC = @extschema@.simhash_reference_combine,
+	SERIALFUNC = @extschema@.simhash_reference_serialize,
+	DESERIALFUNC = @extschema@.simhash_reference_deserialize,
 	PARALLEL = SAFE);
 COMMENT ON AGGREGATE @extschema@.simhash_reference(text, int4, int4, boolean, boolean, boolean)
 	IS 'per-bit thresholds balancing simhash(body, reference) over these texts';
