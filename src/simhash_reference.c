@@ -1,6 +1,7 @@
 /*
  * simhash_reference.c -- a deployment's own balance reference: the aggregate
- * simhash_reference(body, ...) and simhash(body, reference)
+ * simhash_reference(body, ...) (with its parallel combine) and
+ * simhash(body, reference)
  *
  * A reference is an int4[] of TFP_BALANCE_REF_LEN elements:
  *
