@@ -450,16 +450,26 @@ minhash_cmp(PG_FUNCTION_ARGS)
  * Hash of the fields the equality compares, combined value by value (not the
  * bytes in memory) so that it is the same on every platform and hash
  * partitions keep their rows.  The combination h = 31 h + x is the one
- * PostgreSQL uses for arrays: with seed 0 the low 32 bits of the extended
- * (64-bit, seeded) hash equal the 32-bit hash, as hash operator classes
- * require.
+ * PostgreSQL uses for arrays; it works modulo 2^64 here, and its low 32 bits
+ * depend only on the low 32 bits of each x.  hash_bytes_uint32_extended()
+ * with seed 0 has hash_bytes_uint32()'s value in its low 32 bits, so the
+ * 32-bit hash is the low half of the seed-0 extended one, as hash operator
+ * classes require: one loop serves both.
  */
-static inline uint32
-minhash_header_word(const MinHash *m)
+static uint64
+minhash_hash64(const MinHash *m, uint64 seed)
 {
-	return (uint32) m->version | ((uint32) m->ngram << 8) |
+	uint32		header = (uint32) m->version | ((uint32) m->ngram << 8) |
 		((uint32) m->shingle << 16) |
 		((uint32) (m->flags & (MINHASH_FOLD_MASK | MINHASH_EMPTY)) << 24);
+	uint64		h = 1;
+
+	h = h * 31 + hash_bytes_uint32_extended(header, seed);
+	h = h * 31 + hash_bytes_uint32_extended(m->k, seed);
+	if (!MinHashIsEmpty(m))
+		for (int i = 0; i < m->k; i++)
+			h = h * 31 + hash_bytes_uint32_extended(m->v[i], seed);
+	return h;
 }
 
 PG_FUNCTION_INFO_V1(minhash_hash);
@@ -467,13 +477,8 @@ Datum
 minhash_hash(PG_FUNCTION_ARGS)
 {
 	MinHash    *m = PG_GETARG_MINHASH_P(0);
-	uint32		h = 1;
+	uint32		h = (uint32) minhash_hash64(m, 0);
 
-	h = h * 31 + hash_bytes_uint32(minhash_header_word(m));
-	h = h * 31 + hash_bytes_uint32(m->k);
-	if (!MinHashIsEmpty(m))
-		for (int i = 0; i < m->k; i++)
-			h = h * 31 + hash_bytes_uint32(m->v[i]);
 	PG_FREE_IF_COPY(m, 0);
 	PG_RETURN_UINT32(h);
 }
@@ -483,14 +488,8 @@ Datum
 minhash_hash_extended(PG_FUNCTION_ARGS)
 {
 	MinHash    *m = PG_GETARG_MINHASH_P(0);
-	uint64		seed = (uint64) PG_GETARG_INT64(1);
-	uint64		h = 1;
+	uint64		h = minhash_hash64(m, (uint64) PG_GETARG_INT64(1));
 
-	h = h * 31 + hash_bytes_uint32_extended(minhash_header_word(m), seed);
-	h = h * 31 + hash_bytes_uint32_extended(m->k, seed);
-	if (!MinHashIsEmpty(m))
-		for (int i = 0; i < m->k; i++)
-			h = h * 31 + hash_bytes_uint32_extended(m->v[i], seed);
 	PG_FREE_IF_COPY(m, 0);
 	PG_RETURN_UINT64(h);
 }

@@ -110,13 +110,16 @@ reserve_row(reference_state *st, MemoryContext aggcontext)
 }
 
 /*
- * Keep a row the current level keeps (the caller checked), then raise the
- * level while the sample is full.
+ * Keep a row if the current level keeps it and there is room (the sample is
+ * full only if 65,536 rows share a 63-bit hash prefix), then raise the level
+ * while the sample is full.
  */
 static void
 add_row(reference_state *st, MemoryContext aggcontext, const int32 *q,
 		uint64 exact, uint64 h)
 {
+	if (!row_kept(h, st->level) || st->n >= SAMPLE_CAP)
+		return;
 	reserve_row(st, aggcontext);
 	memcpy(st->q + st->n * 64, q, 64 * sizeof(int32));
 	st->exact[st->n] = exact;
@@ -152,8 +155,7 @@ simhash_reference_accum(PG_FUNCTION_ARGS)
 		(reference_state *) PG_GETARG_POINTER(0);
 	tfp_feature_opts o;
 	int32		q[64];
-	uint64		exact,
-				h;
+	uint64		exact;
 	const char *s;
 	size_t		len;
 
@@ -187,10 +189,7 @@ simhash_reference_accum(PG_FUNCTION_ARGS)
 	s = textfp_text_utf8(PG_GETARG_TEXT_PP(1), &len);
 	if (tfp_simhash_text_ratios(s, len, &o, textfp_interrupt_tick, q, &exact) == 0)
 		PG_RETURN_POINTER(st);	/* no features: says nothing about bits */
-	h = row_hash(q, exact);
-	if (!row_kept(h, st->level) || st->n >= SAMPLE_CAP)
-		PG_RETURN_POINTER(st);	/* (full only if 65,536 rows share a hash) */
-	add_row(st, aggcontext, q, exact, h);
+	add_row(st, aggcontext, q, exact, row_hash(q, exact));
 	PG_RETURN_POINTER(st);
 }
 
@@ -240,8 +239,7 @@ simhash_reference_combine(PG_FUNCTION_ARGS)
 	{
 		if ((r & 1023) == 0)
 			CHECK_FOR_INTERRUPTS();
-		if (row_kept(b->hash[r], a->level) && a->n < SAMPLE_CAP)
-			add_row(a, aggcontext, b->q + r * 64, b->exact[r], b->hash[r]);
+		add_row(a, aggcontext, b->q + r * 64, b->exact[r], b->hash[r]);
 	}
 	PG_RETURN_POINTER(a);
 }
