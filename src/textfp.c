@@ -9,16 +9,33 @@
 #include "utils/guc.h"
 
 #include "textfp.h"
+#include "tfp_cpu.h"
 
 PG_MODULE_MAGIC;
 
 void		_PG_init(void);
+
+static bool textfp_simd = true;
+
+/* textfp.simd: the kernels' AVX-512 versions on or off (same results) */
+static void
+textfp_simd_assign(bool newval, void *extra)
+{
+	tfp_simd_enabled = newval ? 1 : 0;
+}
 
 void
 _PG_init(void)
 {
 	textfp_minhash_init();
 	textfp_hamming_init();
+	DefineCustomBoolVariable("textfp.simd",
+							 "Uses the AVX-512 versions of textfp's kernels where the CPU has them.",
+							 "They give the same results as the portable versions, faster; off is for comparisons and troubleshooting.",
+							 &textfp_simd,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, textfp_simd_assign, NULL);
 
 	/* every setting is defined above: reject misspelt textfp.* names */
 #if PG_VERSION_NUM >= 150000

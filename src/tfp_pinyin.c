@@ -8,7 +8,7 @@
  * tfp_pinyin_phrases.c overrides them.  Phrases are keyed by the
  * traditional->simplified fold (TFP_FOLD_HAN) of their characters and
  * matched on the folded text, so one entry serves both scripts.  Only BMP
- * characters start phrases.  Speed: a 64 KB table over the BMP (bmp_info)
+ * characters start phrases.  Speed: a 64 KB table over the BMP (tfp_py_info)
  * gives each code point's first letter and whether its fold starts /
  * continues a phrase or has a one-character entry, and a Bloom filter of the
  * phrases' first two characters (under every spelling) rejects most
@@ -16,12 +16,16 @@
  * binary search, longest entry) runs only when both pass.  The tables and
  * the sorted phrase index are built on first use (about a millisecond).
  * tfp_pinyin_letters() and tfp_pinyin_text(TFP_PY_INITIALS) give the same
- * letters for Han text (checked on the whole Chinese pool).
+ * letters for Han text (checked on the whole Chinese pool).  Where the CPU
+ * has AVX-512, tfp_pinyin_letters() hands over to tfp_pinyin_x86.c, which
+ * decides phrases after the letters (tfp_py_try_phrase(), by an exact table
+ * of the phrases' first two characters) and gives the same letters.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tfp_pinyin.h"
+#include "tfp_pinyin_int.h"
 #include "tfp_unicode.h"
 
 void		(*tfp_pinyin_tick) (void) = NULL;
@@ -56,7 +60,7 @@ typedef struct py_phrase
 
 #define MAX_PHRASES 1024
 static py_phrase phrases[MAX_PHRASES];
-static int	nphrases = -1;		/* -1: not built yet */
+static int	nphrases = 0;
 
 /*
  * First phrase (in sorted order) of each first character: open addressing
@@ -74,17 +78,9 @@ first_slot(uint32_t key)
 {
 	return (key * 0x9E3779B1u) >> (32 - FIRST_BITS);
 }
-/*
- * BMP fast path, built with the phrase index: bmp_info[cp] is 0 if cp has no
- * reading, else the first letter of its reading (1 = 'a' .. 26 = 'z') |
- * INFO_START if its fold starts a phrase | INFO_CONT if its fold appears
- * after the first character of a phrase.
- */
-#define INFO_LETTER 0x1F
-#define INFO_START	0x80
-#define INFO_CONT	0x40
-#define INFO_SINGLE	0x20		/* a one-character entry overrides it */
-static uint8_t bmp_info[0x10000];
+/* BMP fast path, built with the phrase index: see tfp_pinyin_int.h */
+uint8_t		tfp_py_info[0x10000];
+int			tfp_py_ready = 0;
 
 /*
  * Bloom filter of the pairs (first, second character) of the phrases, on
@@ -109,50 +105,6 @@ pair_maybe(uint32_t a, uint32_t b)
 	return (pair_bloom[h >> 3] >> (h & 7)) & 1;
 }
 
-static inline uint32_t
-utf8_next(const uint8_t **pp, const uint8_t *end)
-{
-	const uint8_t *p = *pp;
-	uint32_t	c = *p++;
-	int			n;
-	uint32_t	min;
-
-	if (c < 0x80)
-	{
-		*pp = p;
-		return c;
-	}
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 1, c &= 0x1F, min = 0x80;
-	else if (c >= 0xE0 && c <= 0xEF)
-		n = 2, c &= 0x0F, min = 0x800;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 3, c &= 0x07, min = 0x10000;
-	else
-	{
-		*pp = p;
-		return 0xFFFD;
-	}
-	if (end - p < n)
-	{
-		*pp = end;
-		return 0xFFFD;
-	}
-	for (int i = 0; i < n; i++)
-	{
-		if ((p[i] & 0xC0) != 0x80)
-		{
-			*pp = p + i;
-			return 0xFFFD;
-		}
-		c = (c << 6) | (p[i] & 0x3F);
-	}
-	*pp = p + n;
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0xFFFD;
-	return c;
-}
-
 /* traditional -> simplified fold of one code point (itself if none) */
 static inline uint32_t
 fold_han(uint32_t cp)
@@ -165,8 +117,8 @@ fold_han(uint32_t cp)
 }
 
 /* reading of a code point, NULL if it has none */
-static const char *
-reading_slow(uint32_t cp)
+const char *
+tfp_py_reading_slow(uint32_t cp)
 {
 	const char *r;
 
@@ -208,7 +160,7 @@ build_phrases(void)
 
 		memset(ph, 0, sizeof(*ph));
 		while (p < end && ph->len < PHRASE_MAXLEN)
-			ph->key[ph->len++] = fold_han(utf8_next(&p, end));
+			ph->key[ph->len++] = fold_han(tfp_py_utf8_next(&p, end));
 		ph->readings = tfp_pinyin_phrase_src[i].readings;
 		if (ph->len >= 1 && ph->key[0] < 0x10000)
 			n++;
@@ -225,7 +177,7 @@ build_phrases(void)
 			first_index[h].key = phrases[i].key[0];
 			first_index[h].lo = (uint16_t) i;
 		}
-	memset(bmp_info, 0, sizeof(bmp_info));
+	memset(tfp_py_info, 0, sizeof(tfp_py_info));
 	{
 		/* folded characters at the start of / inside phrases */
 		static uint32_t alt_cp[4096],
@@ -252,17 +204,17 @@ build_phrases(void)
 				single[phrases[i].key[0] >> 3] |= (uint8_t) (1u << (phrases[i].key[0] & 7));
 		for (uint32_t cp = 0x2E80; cp < 0x10000; cp++)
 		{
-			const char *r = reading_slow(cp);
+			const char *r = tfp_py_reading_slow(cp);
 			uint32_t	f;
 
 			if (r == NULL)
 				continue;
-			bmp_info[cp] = (uint8_t) (r[0] - 'a' + 1);
+			tfp_py_info[cp] = (uint8_t) (r[0] - 'a' + 1);
 			f = fold_han(cp);
 			if (f < 0x10000 && (first[f >> 3] >> (f & 7)) & 1)
-				bmp_info[cp] |= INFO_START;
+				tfp_py_info[cp] |= INFO_START;
 			if (f < 0x10000 && (later[f >> 3] >> (f & 7)) & 1)
-				bmp_info[cp] |= INFO_CONT;
+				tfp_py_info[cp] |= INFO_CONT;
 			if (f < 0x10000 && (single[f >> 3] >> (f & 7)) & 1)
 			{
 				/*
@@ -270,10 +222,10 @@ build_phrases(void)
 				 * applies whenever no longer phrase does (the letters loop
 				 * emits it without asking phrase_match)
 				 */
-				bmp_info[cp] |= INFO_SINGLE;
+				tfp_py_info[cp] |= INFO_SINGLE;
 				for (int i = 0; i < n; i++)
 					if (phrases[i].len == 1 && phrases[i].key[0] == f)
-						bmp_info[cp] = (uint8_t) ((bmp_info[cp] & ~INFO_LETTER) |
+						tfp_py_info[cp] = (uint8_t) ((tfp_py_info[cp] & ~INFO_LETTER) |
 												  (phrases[i].readings[0] - 'a' + 1));
 			}
 		}
@@ -291,7 +243,7 @@ build_phrases(void)
 		{
 			uint32_t	f;
 
-			if (!(bmp_info[cp] & (INFO_START | INFO_CONT)))
+			if (!(tfp_py_info[cp] & (INFO_START | INFO_CONT)))
 				continue;
 			f = fold_han(cp);
 			if (f != cp)
@@ -330,12 +282,169 @@ build_phrases(void)
 	nphrases = n;
 }
 
+/*
+ * Exact phrase lookup for tfp_py_try_phrase(): the phrases of two or more
+ * characters grouped by their first two (folded) characters, longest first
+ * and, within a length, in the sorted order phrase_match() scans (so the
+ * same entry wins), in an open-addressing table keyed by the pair; and the
+ * fold of every BMP character that occurs in a phrase (0 for the others).
+ */
+#define PAIR_TAB_BITS 11		/* 2048 slots > 2 * MAX_PHRASES */
+static struct
+{
+	uint32_t	key;			/* first << 16 | second; 0 = empty slot */
+	uint16_t	lo;				/* first entry in pair_order */
+	uint16_t	count;
+}			pair_tab[1 << PAIR_TAB_BITS];
+static uint16_t pair_order[MAX_PHRASES];
+static uint16_t phrase_fold[0x10000];
+
+/* 1 if every character of every phrase is in the BMP (so the pair table
+ * holds every phrase; the generated table has no other) */
+static int	phrases_bmp = 1;
+
+static inline uint32_t
+pair_slot(uint32_t key)
+{
+	return (key * 0x9E3779B1u) >> (32 - PAIR_TAB_BITS);
+}
+
+static void
+build_pair_table(void)
+{
+	for (uint32_t cp = 0x2E80; cp < 0x10000; cp++)
+		if (tfp_py_info[cp] & (INFO_START | INFO_CONT))
+			phrase_fold[cp] = (uint16_t) fold_han(cp);
+	for (int i = 0; i < nphrases; i++)
+		for (int c = 0; c < phrases[i].len; c++)
+			if (phrases[i].key[c] >= 0x10000)
+				phrases_bmp = 0;
+	memset(pair_tab, 0, sizeof(pair_tab));
+	/* pass 0 counts the entries of each pair, pass 1 places them */
+	for (int pass = 0; pass < 2; pass++)
+	{
+		for (int len = PHRASE_MAXLEN; len >= 2; len--)
+			for (int i = 0; i < nphrases; i++)
+			{
+				uint32_t	key,
+							h;
+
+				if (phrases[i].len != len)
+					continue;
+				key = phrases[i].key[0] << 16 | phrases[i].key[1];
+				for (h = pair_slot(key); pair_tab[h].key != 0 && pair_tab[h].key != key;
+					 h = (h + 1) & ((1 << PAIR_TAB_BITS) - 1))
+					;
+				pair_tab[h].key = key;
+				if (pass == 1)
+					pair_order[pair_tab[h].lo + pair_tab[h].count] = (uint16_t) i;
+				pair_tab[h].count++;
+			}
+		if (pass == 0)
+		{
+			int			lo = 0;
+
+			for (int h = 0; h < (1 << PAIR_TAB_BITS); h++)
+				if (pair_tab[h].key != 0)
+				{
+					pair_tab[h].lo = (uint16_t) lo;
+					lo += pair_tab[h].count;
+					pair_tab[h].count = 0;
+				}
+		}
+	}
+}
+
+void
+tfp_py_init(void)
+{
+	if (tfp_py_ready)
+		return;
+	build_phrases();
+	build_pair_table();
+	tfp_py_ready = 1;
+}
+
+/* code point of a 3-byte sequence (not checked) */
+static inline uint32_t
+cp3(const uint8_t *p)
+{
+	return ((uint32_t) (p[0] & 0x0F) << 12) | ((uint32_t) (p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+}
+
+/* fold of the phrase character at p, 0 if there is none there */
+static inline uint32_t
+phrase_char_at(const uint8_t *p, const uint8_t *end)
+{
+	if (end - p < 3 || (p[0] & 0xF0) != 0xE0 || (p[1] & 0xC0) != 0x80 ||
+		(p[2] & 0xC0) != 0x80)
+		return 0;
+	return phrase_fold[cp3(p)];
+}
+
+/*
+ * See tfp_pinyin_int.h.  p is a candidate: a character with INFO_START
+ * followed by a well-formed 3-byte character with INFO_CONT.  Why this finds
+ * what phrase_match(cp, p + 3, ...) finds, when that is a phrase of two or
+ * more characters (a one-character entry changes no letter: its letter is
+ * baked into tfp_py_info):
+ *  - phrase_match() gathers the second character only if the pair passes
+ *    pair_maybe(), and so does this;
+ *  - a phrase of length L matches there iff the folds of the text's first L
+ *    characters equal its key; phrase_match() gathers the third and fourth
+ *    characters only while they have INFO_CONT, but a character whose fold
+ *    is the key[c >= 1] of a phrase has INFO_CONT by definition, and other
+ *    characters (no INFO flag: phrase_fold 0; ASCII, malformed, 2- or 4-byte
+ *    sequences: phrase_char_at 0; folds of a supplementary character,
+ *    which no phrase has) match no key, since keys are BMP Han code points;
+ *  - among the matches phrase_match() keeps the longest, the first in sorted
+ *    order on a tie, and pair_order lists them in that order.
+ */
+const uint8_t *
+tfp_py_try_phrase(const uint8_t *p, const uint8_t *end, char *out, size_t k,
+				  const uint8_t *covered)
+{
+	uint32_t	a,
+				b,
+				key,
+				h;
+
+	if (p < covered)
+		return covered;
+	a = cp3(p);
+	b = cp3(p + 3);
+	if (!pair_maybe(a, b))
+		return covered;
+	key = (uint32_t) phrase_fold[a] << 16 | phrase_fold[b];
+	for (h = pair_slot(key); pair_tab[h].key != key; h = (h + 1) & ((1 << PAIR_TAB_BITS) - 1))
+		if (pair_tab[h].key == 0)
+			return covered;
+	for (int e = pair_tab[h].lo, stop = e + pair_tab[h].count; e < stop; e++)
+	{
+		const py_phrase *ph = &phrases[pair_order[e]];
+		int			c = 2;
+
+		while (c < ph->len && phrase_char_at(p + 3 * c, end) == ph->key[c])
+			c++;
+		if (c == ph->len)
+		{
+			const char *q = ph->readings;
+
+			out[k++] = *q;
+			while ((q = strchr(q, ' ')) != NULL)
+				out[k++] = *++q;
+			return p + 3 * ph->len;
+		}
+	}
+	return covered;
+}
+
 static inline int
 may_start_phrase(uint32_t cp)
 {
-	if (nphrases < 0)
-		build_phrases();
-	return cp < 0x10000 && (bmp_info[cp] & INFO_START);
+	if (!tfp_py_ready)
+		tfp_py_init();
+	return cp < 0x10000 && (tfp_py_info[cp] & INFO_START);
 }
 
 /*
@@ -357,10 +466,10 @@ phrase_match(uint32_t cp, const uint8_t *p, const uint8_t *end,
 	ends[0] = p;
 	while (k < PHRASE_MAXLEN && p < end)
 	{
-		uint32_t	c = utf8_next(&p, end);
+		uint32_t	c = tfp_py_utf8_next(&p, end);
 
 		/* no phrase goes on with this character: stop decoding */
-		if (c < 0x10000 && !(bmp_info[c] & INFO_CONT))
+		if (c < 0x10000 && !(tfp_py_info[c] & INFO_CONT))
 			break;
 		if (k == 1 && !pair_maybe(cp, c))
 			break;
@@ -369,7 +478,7 @@ phrase_match(uint32_t cp, const uint8_t *p, const uint8_t *end,
 		k++;
 	}
 	/* only the first character: only a one-character entry can match */
-	if (k == 1 && cp < 0x10000 && !(bmp_info[cp] & INFO_SINGLE))
+	if (k == 1 && cp < 0x10000 && !(tfp_py_info[cp] & INFO_SINGLE))
 		return NULL;
 	/* first entry with this first character */
 	for (h = first_slot(key[0]); first_index[h].key != key[0];
@@ -400,12 +509,12 @@ reading(uint32_t cp)
 {
 	if (cp < 0x10000)
 	{
-		if (nphrases < 0)
-			build_phrases();
-		if (bmp_info[cp] == 0)
+		if (!tfp_py_ready)
+			tfp_py_init();
+		if (tfp_py_info[cp] == 0)
 			return NULL;
 	}
-	return reading_slow(cp);
+	return tfp_py_reading_slow(cp);
 }
 
 /* ---------------------------------------------------------------- letters */
@@ -424,12 +533,12 @@ next_pair_maybe(uint32_t cp, const uint8_t *p, const uint8_t *end)
 		/* (a malformed sequence gives some BMP value: only a filter) */
 		c = ((uint32_t) (p[0] & 0x0F) << 12) |
 			((uint32_t) (p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-		return (bmp_info[c] & INFO_CONT) && pair_maybe(cp, c);
+		return (tfp_py_info[c] & INFO_CONT) && pair_maybe(cp, c);
 	}
 	if (p >= end)
 		return 0;
-	c = utf8_next(&p, end);
-	return c < 0x10000 && (bmp_info[c] & INFO_CONT) && pair_maybe(cp, c);
+	c = tfp_py_utf8_next(&p, end);
+	return c < 0x10000 && (tfp_py_info[c] & INFO_CONT) && pair_maybe(cp, c);
 }
 
 size_t
@@ -439,8 +548,13 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 	const uint8_t *end = p + len;
 	size_t		n = 0;
 
-	if (nphrases < 0)
-		build_phrases();
+	if (!tfp_py_ready)
+		tfp_py_init();
+#if TFP_HAVE_X86_KERNELS
+	/* (the kernel keeps byte offsets in 32 bits) */
+	if (tfp_pinyin_fastpath && phrases_bmp && len < UINT32_MAX / 2 && tfp_use_avx512())
+		return tfp_pinyin_letters_avx512(s, len, out);
+#endif
 	while (p < end)
 	{
 		uint32_t	cp;
@@ -474,7 +588,7 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 		 * fastest path: runs of 3-byte sequences, each read word-wide with
 		 * the next one.  An overlong form or a surrogate gives a code point
 		 * below U+0800 or in U+D800..U+DFFF, which has no reading and is
-		 * in no phrase, like the U+FFFD utf8_next() gives for the same
+		 * in no phrase, like the U+FFFD tfp_py_utf8_next() gives for the same
 		 * bytes; a sequence that is not 3 bytes gives UINT32_MAX, which
 		 * reads as U+FFFF (no reading either).
 		 *
@@ -484,17 +598,17 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 		 * tested once per character from the two infos, without a branch
 		 * on either alone (START is common), and only the rare survivors
 		 * go to phrase_match.  Otherwise the letter is the character's own
-		 * (for one with a one-character entry, that entry's: bmp_info has
+		 * (for one with a one-character entry, that entry's: tfp_py_info has
 		 * it).
 		 */
 		if (tfp_pinyin_fastpath && end - p >= 7 &&
 			(cp = tfp_utf8_3byte_le(p)) != UINT32_MAX)
 		{
-			info = bmp_info[cp];
+			info = tfp_py_info[cp];
 			do
 			{
 				uint32_t	nx = tfp_utf8_3byte_le(p + 3);
-				unsigned	ninfo = bmp_info[nx & 0xFFFF];
+				unsigned	ninfo = tfp_py_info[nx & 0xFFFF];
 
 				if (TFP_UNLIKELY((info >> 1) & ninfo & INFO_CONT &
 								 (pair_maybe(cp, nx) << 6)))
@@ -524,10 +638,10 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 			p += 3;
 		}
 		else
-			cp = utf8_next(&p, end);
+			cp = tfp_py_utf8_next(&p, end);
 		if (cp < 0x10000)
 		{
-			info = bmp_info[cp];
+			info = tfp_py_info[cp];
 	have_info:
 			if (TFP_UNLIKELY(info & INFO_START) &&
 				((info & INFO_SINGLE) || next_pair_maybe(cp, p, end)))
@@ -554,7 +668,7 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 			continue;
 		}
 		/* supplementary planes: no phrase starts there */
-		r = reading_slow(cp);
+		r = tfp_py_reading_slow(cp);
 		if (r != NULL)
 			out[n++] = r[0];
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -632,7 +746,7 @@ tfp_pinyin_text(const char *s, size_t len, unsigned flags, char *out)
 
 	while (p < end)
 	{
-		uint32_t	cp = utf8_next(&p, end);
+		uint32_t	cp = tfp_py_utf8_next(&p, end);
 		const char *r = reading(cp);
 		uint32_t	f[TFP_FOLD_MAX];
 		int			nf;

@@ -47,18 +47,19 @@
 #include <string.h>
 
 #include "tfp_pinyin.h"
+#include "tfp_pinyin_dna_int.h"
 #include "tfp_sort.h"
 
-#define KGRAM 5
+#define KGRAM TFP_DNA_KGRAM
 
 /*
  * letter -> bucket; i, u, v start no syllable and go to NONE, an extra
  * count slot that nothing reads (so counting needs no branch).  Indexed by
  * the letter's byte; other bytes never occur in a letter string.
  */
-#define NONE	TFP_DNA_BUCKETS
+#define NONE	TFP_DNA_NONE
 #define SLOTS	(TFP_DNA_BUCKETS + 1)
-static const unsigned char slot_of_byte[256] = {
+const unsigned char tfp_dna_slot_of_byte[256] = {
 	['a'] = 0, ['b'] = 1, ['c'] = 2, ['d'] = 3, ['e'] = 0, ['f'] = 4,
 	['g'] = 5, ['h'] = 6, ['i'] = NONE, ['j'] = 7, ['k'] = 8, ['l'] = 9,
 	['m'] = 10, ['n'] = 11, ['o'] = 0, ['p'] = 12, ['q'] = 13, ['r'] = 14,
@@ -66,7 +67,7 @@ static const unsigned char slot_of_byte[256] = {
 	['x'] = 18, ['y'] = 19, ['z'] = 20
 };
 
-#define tfp_dna_slot(c) slot_of_byte[(unsigned char) (c)]
+#define tfp_dna_slot(c) tfp_dna_slot_of_byte[(unsigned char) (c)]
 
 int
 tfp_dna_bucket(char letter)
@@ -131,6 +132,8 @@ typedef struct dna_thresholds
 	uint64_t	up[SLOTS][UP_COLS];
 	uint64_t	v0;				/* DNA of the empty window */
 	int			width;			/* every DNA < 2^width (levels^21 <= 2^width) */
+	/* n <= TFP_DNA_SIMD_MAX_WINDOW: the thresholds for the AVX-512 kernel */
+	tfp_dna_simd_thr simd;
 } dna_thresholds;
 
 static void
@@ -179,6 +182,17 @@ compute_thresholds(dna_thresholds *th, int n, int levels)
 			max *= (uint64_t) levels;	/* levels^21 <= 2^63 */
 		for (th->width = 0; th->width < 63 && ((max - 1) >> th->width) != 0; th->width++)
 			;
+	}
+	if (n <= TFP_DNA_SIMD_MAX_WINDOW)
+	{
+		th->simd.levels = levels;
+		for (int j = 0; j < levels - 1; j++)
+		{
+			memset(th->simd.thr[j], 255, sizeof(th->simd.thr[j]));
+			for (int b = 0; b < TFP_DNA_BUCKETS; b++)
+				th->simd.thr[j][TFP_DNA_LANE0 + b] =
+					(uint8_t) (th->t[b][j] > 255 ? 255 : th->t[b][j]);
+		}
 	}
 	if (n <= TFP_DNA_MAX_WINDOW)
 	{
@@ -390,6 +404,12 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 		return 1;
 	}
 	th = thresholds(o->window, o->levels, 0);
+#if TFP_HAVE_X86_KERNELS
+	if ((!o->content_defined || n < KGRAM) && w <= TFP_DNA_SIMD_MAX_WINDOW &&
+		tfp_use_avx512())
+		nout = tfp_dna_fixed_avx512(l, n, step, w, &th->simd, out);
+	else
+#endif
 	if (!o->content_defined || n < KGRAM)
 	{
 		dna_window	win = {th, (size_t) -1, 0, {0}};
@@ -406,13 +426,22 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 		size_t		wn = 2 * step - 1;
 		size_t		nh = n - KGRAM + 1;
 
-		nout = winnow(l, n, nh, wn, w, th, out);
+#if TFP_HAVE_X86_KERNELS
+		if (w <= TFP_DNA_SIMD_MAX_WINDOW && tfp_use_avx512())
+			nout = tfp_dna_winnow_avx512(l, n, nh, wn, w, &th->simd, out);
+		else
+#endif
+			nout = winnow(l, n, nh, wn, w, th, out);
 		if (nout == 0)
 		{
 			count(l, n, counts);
 			out[nout++] = pack(counts, thresholds((int) n, o->levels, 1));
 		}
 	}
+#if TFP_HAVE_X86_KERNELS
+	if (nout <= 64 && tfp_use_avx512())
+		return tfp_dna_sort_small_avx512((uint64_t *) out, nout);
+#endif
 	/* out holds tfp_dna_max_windows(n) values: the rest is the sort's
 	 * scratch when there is room (there nearly always is) */
 	return tfp_sort_unique_below_u64((uint64_t *) out, nout,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Speed of pinyin_dna(body) next to md5(body), simhash(body), pinyin(body)
-# and pinyin_initials(body), side by side in one run, on ~2 KB Chinese
+# and pinyin_initials(body) (and pinyin_dna with its portable code only,
+# textfp.simd = off), side by side in one run, on ~2 KB Chinese
 # documents (consecutive paragraphs of test/data/pool_zh.txt; POOL=FILE for
 # another pool).
 #   test/bench/pinyin.sh [DOCS] [ROUNDS]       (default 5000 docs, 5 rounds)
@@ -36,8 +37,8 @@ tfp_psql -At -c "SELECT count(*) || ' docs, avg ' || round(avg(octet_length(body
 tfp_psql <<SQL
 SET max_parallel_workers_per_gather = 0;
 CREATE TEMP TABLE t (fn text, round int, ms float8);
-CREATE TEMP TABLE fns (fn text, expr text);
-INSERT INTO fns VALUES
+CREATE TEMP TABLE fns (fn text, expr text, simd bool DEFAULT true);
+INSERT INTO fns (fn, expr) VALUES
   ('(scan: octet_length(body))', 'octet_length(body)'),
   ('md5(body)', 'md5(body)'),
   ('pinyin_dna(body)', 'pinyin_dna(body)'),
@@ -46,6 +47,7 @@ INSERT INTO fns VALUES
   ('pinyin_initials(body)', 'pinyin_initials(body)'),
   ('pinyin(body)', 'pinyin(body)'),
   ('simhash(body)', 'simhash(body)');
+INSERT INTO fns VALUES ('pinyin_dna(body), textfp.simd = off', 'pinyin_dna(body)', false);
 -- rounds interleave the functions, so that a busy moment of the (shared)
 -- machine does not hit one function only; the best round counts
 DO \$\$
@@ -55,6 +57,8 @@ BEGIN
   PERFORM sum(cardinality(pinyin_dna(body))) FROM docs;
   FOR r IN 1..$rounds LOOP
     FOR f IN SELECT * FROM fns LOOP
+      -- the portable code where asked (same results; AVX-512 kernels otherwise)
+      PERFORM set_config('textfp.simd', f.simd::text, true);
       t0 := clock_timestamp();
       EXECUTE format('SELECT sum(pg_column_size(%s)) FROM docs', f.expr) INTO x;
       INSERT INTO t VALUES (f.fn, r, extract(epoch FROM clock_timestamp() - t0) * 1000);

@@ -6,5 +6,5 @@ set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ${CC:-cc} -O2 -Wno-deprecated-declarations -I"$root/src" -o "$tmp/micro" \
-    "$root/test/bench/pinyin_micro.c" "$root"/src/tfp_pinyin*.c "$root"/src/tfp_sort.c "$root"/src/tfp_unicode*.c -lm -lcrypto
+    "$root/test/bench/pinyin_micro.c" "$root"/src/tfp_pinyin*.c "$root"/src/tfp_sort.c "$root"/src/tfp_cpu.c "$root"/src/tfp_unicode*.c -lm -lcrypto
 "$tmp/micro" < "${1:-$root/test/data/pool_zh.txt}"

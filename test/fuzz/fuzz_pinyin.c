@@ -3,13 +3,14 @@
  * (any UTF-8 validity) and DNA options must never crash or touch memory out
  * of bounds; the sizing pass of tfp_pinyin_text must equal the writing pass;
  * the letter count never exceeds the input length; DNAs are sorted, distinct,
- * non-negative and below levels^21; the letters' fast path gives the letters
- * of the general code.  The first five bytes choose the options (window
+ * non-negative and below levels^21; the letters' fast path and the AVX-512
+ * kernels (where the CPU has them) give the letters and DNAs of the portable
+ * general code.  The first five bytes choose the options (window
  * lengths over the whole range 8..1024: long windows on short texts reach the
  * whole-text window of up to 3 x window_length letters).
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
- *       test/fuzz/fuzz_pinyin.c src/tfp_pinyin*.c src/tfp_sort.c src/tfp_unicode*.c -lm \
+ *       test/fuzz/fuzz_pinyin.c src/tfp_pinyin*.c src/tfp_sort.c src/tfp_cpu.c src/tfp_unicode*.c -lm \
  *       -o /tmp/fuzz_pinyin
  *   /tmp/fuzz_pinyin -max_total_time=60
  *
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tfp_cpu.h"
 #include "tfp_pinyin.h"
 
 #ifndef FUZZ_FAIL
@@ -40,7 +42,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char	   *out,
 			   *l,
 			   *l0;
-	int64_t    *w;
+	int64_t    *w,
+			   *w0;
 	double		lim = 1;
 
 	if (size < 5)
@@ -75,14 +78,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (tfp_pinyin_letters(s, len, l0) != n || memcmp(l, l0, n) != 0)
 		FUZZ_FAIL();
 	tfp_pinyin_fastpath = 1;
+	tfp_simd_enabled = 0;
+	if (tfp_pinyin_letters(s, len, l0) != n || memcmp(l, l0, n) != 0)
+		FUZZ_FAIL();
+	tfp_simd_enabled = 1;
 	free(l0);
 	for (size_t i = 0; i < n; i++)
 		if (tfp_dna_bucket(l[i]) < 0)
 			FUZZ_FAIL();
 	w = malloc(sizeof(int64_t) * tfp_dna_max_windows(n, &o));
+	w0 = malloc(sizeof(int64_t) * tfp_dna_max_windows(n, &o));
 	k = tfp_dna_windows(l, n, &o, w);
 	if ((n == 0) != (k == 0) || k > tfp_dna_max_windows(n, &o))
 		FUZZ_FAIL();
+	tfp_simd_enabled = 0;
+	if (tfp_dna_windows(l, n, &o, w0) != k || memcmp(w, w0, k * sizeof(int64_t)) != 0)
+		FUZZ_FAIL();
+	tfp_simd_enabled = 1;
+	free(w0);
 	for (int i = 0; i < TFP_DNA_BUCKETS; i++)
 		lim *= o.levels;
 	for (size_t i = 0; i < k; i++)
