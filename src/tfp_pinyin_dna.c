@@ -386,6 +386,27 @@ winnow(const char *restrict l, size_t n, size_t nh, size_t wn, size_t w,
 	return nout;
 }
 
+/* the DNAs of the windows at fixed offsets 0, step, 2 step, ... */
+static size_t
+fixed_windows(const char *l, size_t n, size_t w, size_t step,
+			  const dna_thresholds *th, int64_t *out)
+{
+	dna_window	win = {th, (size_t) -1, 0, {0}};
+	size_t		nout = 0;
+
+#if TFP_HAVE_X86_KERNELS
+	if (w <= TFP_DNA_SIMD_MAX_WINDOW && tfp_use_avx512())
+		return tfp_dna_fixed_avx512(l, n, step, w, &th->simd, out);
+#endif
+	for (size_t a = 0; a + w <= n; a += step)
+	{
+		if ((a / step & 1023) == 1023 && tfp_pinyin_tick)
+			tfp_pinyin_tick();
+		out[nout++] = window_at(&win, l, a, w);
+	}
+	return nout;
+}
+
 size_t
 tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 {
@@ -404,23 +425,8 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 		return 1;
 	}
 	th = thresholds(o->window, o->levels, 0);
-#if TFP_HAVE_X86_KERNELS
-	if ((!o->content_defined || n < KGRAM) && w <= TFP_DNA_SIMD_MAX_WINDOW &&
-		tfp_use_avx512())
-		nout = tfp_dna_fixed_avx512(l, n, step, w, &th->simd, out);
-	else
-#endif
 	if (!o->content_defined || n < KGRAM)
-	{
-		dna_window	win = {th, (size_t) -1, 0, {0}};
-
-		for (size_t a = 0; a + w <= n; a += step)
-		{
-			if ((a / step & 1023) == 1023 && tfp_pinyin_tick)
-				tfp_pinyin_tick();
-			out[nout++] = window_at(&win, l, a, w);
-		}
-	}
+		nout = fixed_windows(l, n, w, step, th, out);
 	else
 	{
 		size_t		wn = 2 * step - 1;

@@ -11,6 +11,11 @@
 #
 #   test/run-pg.sh MAJOR [SUITE ...]     as root; MAJOR 13 or 17; the
 #                                        other arguments go to run-tests.sh
+#   test/run-pg.sh --prepare MAJOR DIR   only make the root in DIR and
+#                                        install the harness's packages
+#                                        there (the network-bound part; a
+#                                        later run with TFP_PG_ROOT=DIR
+#                                        skips it); exit 3 if it fails
 #
 # Settings: TFP_PG_ROOT (default: a new directory under /tmp, removed at the
 # end unless TEXTFP_KEEP_TMP=1), TFP_DEBIAN_MIRROR (default
@@ -19,6 +24,13 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 mirror=${TFP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+prepare=
+if [ "${1:-}" = --prepare ]; then
+    prepare=1
+    shift
+    [ $# -eq 2 ] || { echo "usage: test/run-pg.sh --prepare 13|17 DIR" >&2; exit 2; }
+    TFP_PG_ROOT=$2
+fi
 major=${1:-}
 case $major in
     13) suite=bullseye; release="Debian 11" ;;
@@ -40,13 +52,16 @@ root=${TFP_PG_ROOT:-$(mktemp -d /tmp/textfp-pg$major.XXXXXX)}
 mkdir -p "$root"
 chmod 755 "$root"				# its / (mktemp makes it 0700: postgres could not run a thing)
 
-cleanup() {
+unmount() {
     for m in sys dev proc; do
         umount -R "$root/$m" 2>/dev/null || umount -l "$root/$m" 2>/dev/null || true
     done
+}
+cleanup() {
+    unmount
     [ -n "${TEXTFP_KEEP_TMP:-}" ] || rm -rf --one-file-system "$root"
 }
-trap cleanup EXIT
+if [ -n "$prepare" ]; then trap unmount EXIT; else trap cleanup EXIT; fi
 
 if [ ! -x "$root/usr/bin/apt-get" ]; then
     echo "== debootstrap $suite into $root"
@@ -54,6 +69,21 @@ if [ ! -x "$root/usr/bin/apt-get" ]; then
         tail -20 "$root.debootstrap.log"; rm -f "$root.debootstrap.log"
         setup_failed "debootstrap of $release failed"; }
     rm -f "$root.debootstrap.log"
+fi
+if [ -n "$prepare" ]; then
+    # the packages test/run-tests.sh would install there (test/lib/common.sh)
+    pkgs=$(TFP_PG_MAJOR=$major bash -c '. "$1/test/lib/common.sh" && echo "$TFP_DEB_PACKAGES"' x "$src")
+    cp /etc/resolv.conf "$root/etc/resolv.conf"
+    { mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
+      mount --rbind /sys "$root/sys"; } || setup_failed "cannot mount /proc, /dev, /sys in the root"
+    # shellcheck disable=SC2086
+    chroot "$root" /bin/bash -c 'DEBIAN_FRONTEND=noninteractive apt-get -q update &&
+        DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install '"$pkgs" \
+        > "$root.apt.log" 2>&1 || { tail -20 "$root.apt.log"; rm -f "$root.apt.log"
+                                     setup_failed "apt-get install in the $release root failed"; }
+    rm -f "$root.apt.log"
+    echo "== $release root ready in $root"
+    exit 0
 fi
 mkdir -p "$root/work/main"
 # the source files, not build products: everything but .git and what
