@@ -291,7 +291,9 @@ window_at(dna_window *restrict win, const char *restrict l, size_t a, size_t w)
  * The content-defined windows: winnowing over the hashes of the letter
  * 5-grams (hash i covers l[i .. i+4], i < nh), runs of wn = 2*step-1 hashes;
  * the DNA of [a, a + w) for each distinct anchor a with a + w <= n, written
- * to out in the order of the anchors.  Returns how many.
+ * to out in the order of the anchors.  Returns how many.  Windows of at most
+ * TFP_DNA_SIMD_MAX_WINDOW letters go to the AVX-512 kernel where the CPU has
+ * it (the same DNAs); the rest of this comment is about the portable code.
  *
  * The rightmost minimum of the run ending at i, kept as (mh, mpos) while i
  * advances.  Proof that each step keeps it exact: the run ending at i is the
@@ -344,9 +346,13 @@ winnow(const char *restrict l, size_t n, size_t nh, size_t wn, size_t w,
 				first_out = (wn < nh ? wn : nh) - 1,
 				i;
 
+#if TFP_HAVE_X86_KERNELS
+	if (w <= TFP_DNA_SIMD_MAX_WINDOW && tfp_use_avx512())
+		return tfp_dna_winnow_avx512(l, n, nh, wn, w, &th->simd, out);
+#endif
 #define NEXT_HASH(i) \
 	(g = (g << 5) | (uint64_t) (l[(i) + KGRAM - 1] & 31), \
-	 ((g & mask) * UINT64_C(0x9E3779B97F4A7C15)) >> 20)
+	 ((g & mask) * TFP_DNA_HASH_MUL) >> TFP_DNA_HASH_SHIFT)
 
 	for (i = 0; i < KGRAM - 1; i++)
 		g = (g << 5) | (uint64_t) (l[i] & 31);
@@ -432,12 +438,7 @@ tfp_dna_windows(const char *l, size_t n, const tfp_dna_opts *o, int64_t *out)
 		size_t		wn = 2 * step - 1;
 		size_t		nh = n - KGRAM + 1;
 
-#if TFP_HAVE_X86_KERNELS
-		if (w <= TFP_DNA_SIMD_MAX_WINDOW && tfp_use_avx512())
-			nout = tfp_dna_winnow_avx512(l, n, nh, wn, w, &th->simd, out);
-		else
-#endif
-			nout = winnow(l, n, nh, wn, w, th, out);
+		nout = winnow(l, n, nh, wn, w, th, out);
 		if (nout == 0)
 		{
 			count(l, n, counts);

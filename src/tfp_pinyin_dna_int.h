@@ -17,6 +17,8 @@
 /* the winnowed hashes are of letter KGRAM-grams, 5 bits a letter */
 #define TFP_DNA_KGRAM		5
 #define TFP_DNA_HASH_MUL	UINT64_C(0x9E3779B97F4A7C15)
+/* a 5-gram's hash: (g * TFP_DNA_HASH_MUL) >> TFP_DNA_HASH_SHIFT, 44 bits */
+#define TFP_DNA_HASH_SHIFT	20
 
 /* letter byte -> bucket 0..20; TFP_DNA_NONE for i, u, v */
 #define TFP_DNA_NONE		TFP_DNA_BUCKETS

@@ -83,7 +83,7 @@ chunk_keys(const char *l, size_t nk, size_t n_after)
 		for (int k = 0; k < TFP_DNA_KGRAM; k++)
 			g = _mm512_or_si512(_mm512_slli_epi64(g, 5),
 								_mm512_and_si512(_mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *) (l + i + k))), c31));
-		g = _mm512_srli_epi64(_mm512_mullo_epi64(g, mul), 20);
+		g = _mm512_srli_epi64(_mm512_mullo_epi64(g, mul), TFP_DNA_HASH_SHIFT);
 		_mm512_storeu_si512(keys + i, _mm512_or_si512(_mm512_slli_epi64(g, POS_BITS), pos));
 		pos = _mm512_sub_epi64(pos, eight);
 	}
@@ -93,7 +93,7 @@ chunk_keys(const char *l, size_t nk, size_t n_after)
 
 		for (int k = 0; k < TFP_DNA_KGRAM; k++)
 			g = (g << 5) | (uint64_t) (l[i + k] & 31);
-		keys[i] = (((g * TFP_DNA_HASH_MUL) >> 20) << POS_BITS) | (POS_MASK - i);
+		keys[i] = (((g * TFP_DNA_HASH_MUL) >> TFP_DNA_HASH_SHIFT) << POS_BITS) | (POS_MASK - i);
 	}
 }
 

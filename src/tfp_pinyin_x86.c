@@ -284,7 +284,6 @@ tfp_pinyin_letters_avx512(const char *str, size_t len, char *out)
 		}
 		/* the candidates of the segment before, now that these letters are written */
 		try_phrases(s, end, out, &cbs[cur ^ 1], &covered);
-		cbs[cur ^ 1].n = 0;
 		cur ^= 1;
 	}
 	try_phrases(s, end, out, &cbs[cur ^ 1], &covered);

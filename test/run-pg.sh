@@ -57,6 +57,13 @@ unmount() {
         umount -R "$root/$m" 2>/dev/null || umount -l "$root/$m" 2>/dev/null || true
     done
 }
+# what a chroot into the root needs: name resolution, /proc, /dev, /sys
+# (undone by unmount)
+mount_root() {
+    cp /etc/resolv.conf "$root/etc/resolv.conf"
+    { mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
+      mount --rbind /sys "$root/sys"; } || setup_failed "cannot mount /proc, /dev, /sys in the root"
+}
 cleanup() {
     unmount
     [ -n "${TEXTFP_KEEP_TMP:-}" ] || rm -rf --one-file-system "$root"
@@ -73,9 +80,7 @@ fi
 if [ -n "$prepare" ]; then
     # the packages test/run-tests.sh would install there (test/lib/common.sh)
     pkgs=$(TFP_PG_MAJOR=$major bash -c '. "$1/test/lib/common.sh" && echo "$TFP_DEB_PACKAGES"' x "$src")
-    cp /etc/resolv.conf "$root/etc/resolv.conf"
-    { mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
-      mount --rbind /sys "$root/sys"; } || setup_failed "cannot mount /proc, /dev, /sys in the root"
+    mount_root
     # shellcheck disable=SC2086
     chroot "$root" /bin/bash -c 'DEBIAN_FRONTEND=noninteractive apt-get -q update &&
         DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install '"$pkgs" \
@@ -96,7 +101,5 @@ while IFS= read -r pat; do
 done < "$src/.gitignore"
 tar -C "$src" "${excl[@]}" -cf - . | tar -C "$root/work/main" -xf -
 [ -d "$src/../shared" ] && cp -a "$src/../shared" "$root/work/shared"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-{ mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
-  mount --rbind /sys "$root/sys"; } || setup_failed "cannot mount /proc, /dev, /sys in the root"
+mount_root
 chroot "$root" /bin/bash -c 'cd /work/main && TFP_PG_MAJOR='"$major"' test/run-tests.sh "$@"' run-pg "$@"
