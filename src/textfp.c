@@ -29,6 +29,7 @@ _PG_init(void)
 {
 	textfp_minhash_init();
 	textfp_hamming_init();
+	textfp_pairs_init();
 	DefineCustomBoolVariable("textfp.simd",
 							 "Uses the AVX-512 versions of textfp's kernels where the CPU has them.",
 							 "They give the same results as the portable versions, faster; off is for comparisons and troubleshooting.",

@@ -89,4 +89,7 @@ extern void textfp_minhash_init(void);
 /* module initialisation of the Hamming-radius search (simhash_planner.c) */
 extern void textfp_hamming_init(void);
 
+/* module initialisation of the all-pairs search (simhash_pairs.c: GUCs) */
+extern void textfp_pairs_init(void);
+
 #endif							/* TEXTFP_H */

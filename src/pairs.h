@@ -1,0 +1,43 @@
+/*
+ * pairs.h -- declarations shared by simhash_pairs.c (the all-pairs search
+ * over a query or a table) and clusters.c (connected components)
+ */
+#ifndef TEXTFP_PAIRS_H
+#define TEXTFP_PAIRS_H
+
+#include "textfp.h"
+#include "funcapi.h"
+#include "utils/tuplestore.h"
+
+/* A pair of ids, id_a < id_b, at Hamming distance dist. */
+typedef void (*PairSink) (void *arg, int64 id_a, int64 id_b, int dist);
+
+/*
+ * The all-pairs search of simhash_pairs(query, radius) (rel_form false:
+ * argument 0 is the query) or simhash_pairs(rel, id_column, fp_column,
+ * radius) (rel_form true); every pair goes to sink.  Memory in a context of
+ * its own, freed before returning.
+ */
+extern void textfp_pairs_search(FunctionCallInfo fcinfo, bool rel_form, int32 radius,
+								PairSink sink, void *arg);
+
+/*
+ * Run a query through a cursor, a batch of rows at a time: check(arg, desc)
+ * once with its result's descriptor, then row(arg, a, a_null, b, b_null)
+ * with the first two columns of every row.
+ */
+typedef void (*QueryCheck) (void *arg, TupleDesc desc);
+typedef void (*QueryRow) (void *arg, Datum a, bool a_null, Datum b, bool b_null);
+extern void textfp_query_rows(const char *query, QueryCheck check, QueryRow row, void *arg);
+
+/* The tuplestore of a materialize-mode set-returning function, with its descriptor. */
+extern Tuplestorestate *textfp_srf_materialize(FunctionCallInfo fcinfo, TupleDesc *desc);
+
+/* textfp.progress: NOTICE messages of the phases of long searches */
+extern bool textfp_progress;
+
+/* an integer column's value as int64 (int2, int4, int8) */
+extern int64 textfp_int_datum(Datum d, Oid type);
+extern bool textfp_is_int_type(Oid type);
+
+#endif							/* TEXTFP_PAIRS_H */
