@@ -523,6 +523,13 @@ textfp_pairs_search(FunctionCallInfo fcinfo, bool rel_form, int32 radius,
 		read_query(&in, text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	if (textfp_progress)
 		ereport(NOTICE, (errmsg("%s: read %zu rows, done", in.fn, in.n)));
+	/* give back the arrays' growth room: the budget counts n rows */
+	if (in.n > 0 && in.n < in.cap)
+	{
+		in.id = repalloc_huge(in.id, in.n * sizeof(int64));
+		in.fp = repalloc_huge(in.fp, in.n * sizeof(uint64));
+		in.cap = in.n;
+	}
 	run_tables(&in, radius, sink, arg);
 	MemoryContextDelete(in.cxt);
 }
