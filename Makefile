@@ -6,16 +6,23 @@
 #   test/run-tests.sh           everything, on a throwaway cluster (see README)
 
 EXTENSION   = textfp
-EXTVERSION  = 1.0
+EXTVERSION  = 1.1
 
 MODULE_big  = textfp
 # src/tfp_features_fast.c is included by src/tfp_features.c, not built alone
 OBJS        = $(patsubst %.c,%.o,$(sort $(filter-out src/tfp_features_fast.c,$(wildcard src/*.c))))
 
 # The install script is assembled from the fragments in src/sql/ (one per
-# concern, applied in file-name order); upgrade scripts live in upgrade/.
-DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
-DATA        = $(wildcard upgrade/$(EXTENSION)--*--*.sql)
+# concern, applied in file-name order).  upgrade/ holds the frozen install
+# script of every earlier version and the hand-written head of each update
+# script; an update script is its head followed by the fragments that
+# version added (for 1.1: those numbered 60 and up).  Every path is tested
+# by test/t/100_upgrade.pl.
+FRAGMENTS     = $(sort $(wildcard src/sql/*.sql))
+FRAGMENTS_1_0 = $(wildcard src/sql/[0-5]*.sql)
+FRAGMENTS_1_1 = $(filter-out $(FRAGMENTS_1_0),$(FRAGMENTS))
+DATA_built  = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--1.0--1.1.sql
+DATA        = upgrade/$(EXTENSION)--1.0.sql
 
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --load-extension=$(EXTENSION)
@@ -33,7 +40,10 @@ include $(PGXS)
 # geometry) changes.
 $(OBJS): $(wildcard src/*.h) src/tfp_unicode_data.c src/tfp_features_fast.c
 
-$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
+$(EXTENSION)--$(EXTVERSION).sql: $(FRAGMENTS)
+	cat $^ > $@
+
+$(EXTENSION)--1.0--1.1.sql: upgrade/$(EXTENSION)--1.0--1.1.head.sql $(FRAGMENTS_1_1)
 	cat $^ > $@
 
 # C unit tests of the PostgreSQL-free core (src/tfp_*.c): each test/unit/*.c

@@ -12,7 +12,7 @@ INSERT INTO par (id, lang, source, title, body)
 SELECT id + 1000 * g, lang, source, title, left(body, length(body) * (10 - g) / 10)
 FROM par, generate_series(1, 7) g;
 -- stored values computed serially (an UPDATE does not run in parallel)
-ALTER TABLE par ADD COLUMN fp simhash, ADD COLUMN sig minhash, ADD COLUMN dna int8[],
+ALTER TABLE par ADD COLUMN fp simhash64, ADD COLUMN sig minhash, ADD COLUMN dna int8[],
 	ADD COLUMN ini text;
 UPDATE par SET fp = simhash(body), sig = minhash(body, 64), dna = pinyin_dna(body),
 	ini = pinyin_initials(body);

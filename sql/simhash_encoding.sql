@@ -30,7 +30,7 @@ CREATE DATABASE textfp_enc_euc_cn ENCODING 'EUC_CN' LC_COLLATE 'C' LC_CTYPE 'C' 
 \c textfp_enc_euc_cn
 SET client_encoding = 'UTF8';
 CREATE EXTENSION textfp;
-CREATE TABLE g (id int, body text, expected simhash);
+CREATE TABLE g (id int, body text, expected simhash64);
 \copy g FROM 'results/golden_euc_cn.tsv'
 SELECT current_setting('server_encoding') AS enc, count(*) AS texts,
        count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;
@@ -41,7 +41,7 @@ CREATE DATABASE textfp_enc_euc_tw ENCODING 'EUC_TW' LC_COLLATE 'C' LC_CTYPE 'C' 
 \c textfp_enc_euc_tw
 SET client_encoding = 'UTF8';
 CREATE EXTENSION textfp;
-CREATE TABLE g (id int, body text, expected simhash);
+CREATE TABLE g (id int, body text, expected simhash64);
 \copy g FROM 'results/golden_euc_tw.tsv'
 SELECT current_setting('server_encoding') AS enc, count(*) AS texts,
        count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;
@@ -54,7 +54,7 @@ CREATE DATABASE textfp_enc_latin1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' 
 \c textfp_enc_latin1
 SET client_encoding = 'UTF8';
 CREATE EXTENSION textfp;
-CREATE TABLE g (id int, body text, expected simhash);
+CREATE TABLE g (id int, body text, expected simhash64);
 \copy g FROM 'results/golden_latin1.tsv'
 SELECT current_setting('server_encoding') AS enc, count(*) AS texts,
        count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;
@@ -65,7 +65,7 @@ CREATE DATABASE textfp_enc_sql_ascii ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYP
 \c textfp_enc_sql_ascii
 SET client_encoding = 'UTF8';
 CREATE EXTENSION textfp;
-CREATE TABLE g (id int, body text, expected simhash);
+CREATE TABLE g (id int, body text, expected simhash64);
 \copy g FROM 'results/golden_all.tsv'
 SELECT current_setting('server_encoding') AS enc, count(*) AS texts,
        count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;
@@ -76,7 +76,7 @@ CREATE DATABASE textfp_loc_c ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLAT
 \c textfp_loc_c
 SET client_encoding = 'UTF8';
 CREATE EXTENSION textfp;
-CREATE TABLE g (id int, body text, expected simhash);
+CREATE TABLE g (id int, body text, expected simhash64);
 \copy g FROM 'results/golden_all.tsv'
 SELECT (SELECT datctype FROM pg_database WHERE datname = current_database()) AS ctype, count(*) AS texts,
        count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;
@@ -85,7 +85,7 @@ CREATE DATABASE textfp_loc_c_utf8 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 
 \c textfp_loc_c_utf8
 SET client_encoding = 'UTF8';
 CREATE EXTENSION textfp;
-CREATE TABLE g (id int, body text, expected simhash);
+CREATE TABLE g (id int, body text, expected simhash64);
 \copy g FROM 'results/golden_all.tsv'
 SELECT (SELECT datctype FROM pg_database WHERE datname = current_database()) AS ctype, count(*) AS texts,
        count(*) FILTER (WHERE simhash(body) <> expected) AS mismatches FROM g;

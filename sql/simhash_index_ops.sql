@@ -3,28 +3,28 @@
 -- simhash_dist(fp, q) <= k, GIN and GiST operator classes, plans
 --
 -- ball type I/O and constructors (radius clamped to -1 .. 64)
-SELECT '0123456789abcdef/3'::simhash_ball, '0123456789ABCDEF/-1'::simhash_ball,
-       '0123456789abcdef/64'::simhash_ball;
-SELECT simhash_ball('00000000000000ff'::simhash, 2),
-       simhash_ball('00000000000000ff'::simhash, -100),
-       simhash_ball('00000000000000ff'::simhash, 1000),
-       simhash_ball_open('00000000000000ff'::simhash, -2147483648),
-       simhash_ball_open('00000000000000ff'::simhash, 4);
+SELECT '0123456789abcdef/3'::simhash64_ball, '0123456789ABCDEF/-1'::simhash64_ball,
+       '0123456789abcdef/64'::simhash64_ball;
+SELECT simhash_ball('00000000000000ff'::simhash64, 2),
+       simhash_ball('00000000000000ff'::simhash64, -100),
+       simhash_ball('00000000000000ff'::simhash64, 1000),
+       simhash_ball_open('00000000000000ff'::simhash64, -2147483648),
+       simhash_ball_open('00000000000000ff'::simhash64, 4);
 SELECT simhash_ball_center('00000000000000ff/7'), simhash_ball_radius('00000000000000ff/7');
 -- bad input: 22P02
-SELECT '0123456789abcdef'::simhash_ball;
-SELECT '0123456789abcdef/65'::simhash_ball;
-SELECT '0123456789abcde/3'::simhash_ball;
-SELECT '0123456789abcdef/3x'::simhash_ball;
-SELECT '0123456789abcdef/'::simhash_ball;
+SELECT '0123456789abcdef'::simhash64_ball;
+SELECT '0123456789abcdef/65'::simhash64_ball;
+SELECT '0123456789abcde/3'::simhash64_ball;
+SELECT '0123456789abcdef/3x'::simhash64_ball;
+SELECT '0123456789abcdef/'::simhash64_ball;
 -- predicates agree with simhash_dist for every radius, including out-of-range ones
-SELECT k, '00000000000000ff'::simhash <@ simhash_ball('000000000000000f', k) AS in_ball,
-       simhash_ball('000000000000000f', k) @> '00000000000000ff'::simhash AS contains,
+SELECT k, '00000000000000ff'::simhash64 <@ simhash_ball('000000000000000f', k) AS in_ball,
+       simhash_ball('000000000000000f', k) @> '00000000000000ff'::simhash64 AS contains,
        simhash_within('00000000000000ff', '000000000000000f', k) AS within,
        simhash_dist('00000000000000ff', '000000000000000f') <= k AS dist
   FROM unnest(ARRAY[-2147483648, -1, 0, 3, 4, 5, 64, 2147483647]) k;
 -- NULLs: strict
-SELECT NULL::simhash <@ simhash_ball('0000000000000000', 64), simhash_within(NULL, '0000000000000000', 3);
+SELECT NULL::simhash64 <@ simhash_ball('0000000000000000', 64), simhash_within(NULL, '0000000000000000', 3);
 
 -- operator classes validate
 SELECT opcname, amname, amvalidate(c.oid)
@@ -35,11 +35,11 @@ SELECT opcname, opcdefault FROM pg_opclass c JOIN pg_am a ON a.oid = c.opcmethod
 
 -- data: random fingerprints, planted near-duplicates, 2000 identical values, NULLs
 -- (from a hash, not random(): the same data on every PostgreSQL version)
-CREATE TABLE hx (id int, fp simhash);
+CREATE TABLE hx (id int, fp simhash64);
 INSERT INTO hx SELECT g, (((hashint8(2 * g)::bigint & 4294967295) << 32) #
-                          (hashint8(2 * g + 1)::bigint & 4294967295))::simhash
+                          (hashint8(2 * g + 1)::bigint & 4294967295))::simhash64
   FROM generate_series(1, 20000) g;
-INSERT INTO hx SELECT 100000 + id, (fp::bigint # (1::bigint << (id % 64)) # (1::bigint << ((id * 7) % 64)))::simhash
+INSERT INTO hx SELECT 100000 + id, (fp::bigint # (1::bigint << (id % 64)) # (1::bigint << ((id * 7) % 64)))::simhash64
   FROM hx WHERE id <= 500;
 INSERT INTO hx SELECT 200000 + g, 'f0f0f0f0f0f0f0f0' FROM generate_series(1, 2000) g;
 INSERT INTO hx SELECT 300000 + g, NULL FROM generate_series(1, 50) g;
@@ -53,7 +53,7 @@ SELECT count(*) AS truth_groups, sum(cardinality(ids)) AS truth_rows,
        count(*) FILTER (WHERE cardinality(ids) > 1) AS groups_with_neighbours FROM hx_truth;
 
 CREATE INDEX hx_gin ON hx USING gin (fp);
-CREATE INDEX hx_gist ON hx USING gist (fp simhash_gist_ops);
+CREATE INDEX hx_gist ON hx USING gist (fp simhash64_gist_ops);
 ANALYZE hx;
 
 -- every query form, natural plans
@@ -83,12 +83,12 @@ DROP FUNCTION plan_rows(text);
 
 -- generic plans with parameters
 SET plan_cache_mode = force_generic_plan;
-PREPARE p1(simhash, int) AS SELECT id FROM hx WHERE fp <@ simhash_ball($1, $2);
-PREPARE p2(simhash, int) AS SELECT id FROM hx WHERE simhash_within(fp, $1, $2);
-PREPARE p3(simhash) AS SELECT id FROM hx WHERE simhash_dist(fp, $1) <= 3;
-PREPARE p4(simhash, int) AS SELECT id FROM hx WHERE simhash_dist($1, fp) < $2;
-PREPARE p5(simhash) AS SELECT id FROM hx WHERE 3 >= simhash_dist($1, fp);
-PREPARE p6(simhash) AS SELECT id FROM hx ORDER BY fp <-> $1 LIMIT 3;
+PREPARE p1(simhash64, int) AS SELECT id FROM hx WHERE fp <@ simhash_ball($1, $2);
+PREPARE p2(simhash64, int) AS SELECT id FROM hx WHERE simhash_within(fp, $1, $2);
+PREPARE p3(simhash64) AS SELECT id FROM hx WHERE simhash_dist(fp, $1) <= 3;
+PREPARE p4(simhash64, int) AS SELECT id FROM hx WHERE simhash_dist($1, fp) < $2;
+PREPARE p5(simhash64) AS SELECT id FROM hx WHERE 3 >= simhash_dist($1, fp);
+PREPARE p6(simhash64) AS SELECT id FROM hx ORDER BY fp <-> $1 LIMIT 3;
 EXPLAIN (COSTS OFF) EXECUTE p1('0123456789abcdef', 3);
 EXPLAIN (COSTS OFF) EXECUTE p2('0123456789abcdef', 3);
 EXPLAIN (COSTS OFF) EXECUTE p3('0123456789abcdef');
@@ -141,7 +141,7 @@ RESET enable_seqscan;
 
 -- other layouts: opclass options, and a wide radius (probes, full scan)
 DROP INDEX hx_gin;
-CREATE INDEX hx_gin4 ON hx USING gin (fp simhash_gin_ops (blocks = 4, interleave = false));
+CREATE INDEX hx_gin4 ON hx USING gin (fp simhash64_gin_ops (blocks = 4, interleave = false));
 SET enable_seqscan = off;
 SELECT * FROM hx_check('fp <@ simhash_ball($1, $2)');
 CREATE TABLE hx_wide AS SELECT k, (SELECT count(*) FROM hx WHERE fp <@ simhash_ball('f0f0f0f0f0f0f0f0', k)) AS idx
@@ -151,12 +151,12 @@ SET enable_bitmapscan = off;
 SELECT k, idx, (SELECT count(*) FROM hx WHERE fp <@ simhash_ball('f0f0f0f0f0f0f0f0', k)) AS seq
   FROM hx_wide ORDER BY k;
 RESET enable_bitmapscan;
-CREATE INDEX hx_bad ON hx USING gin (fp simhash_gin_ops (blocks = 2));
-CREATE INDEX hx_bad ON hx USING gin (fp simhash_gin_ops (blocks = 17));
+CREATE INDEX hx_bad ON hx USING gin (fp simhash64_gin_ops (blocks = 2));
+CREATE INDEX hx_bad ON hx USING gin (fp simhash64_gin_ops (blocks = 17));
 
 -- REINDEX, VACUUM after deletes and updates
 DELETE FROM hx WHERE id % 3 = 0;
-UPDATE hx SET fp = (fp::bigint # 1)::simhash WHERE id % 3 = 1 AND id > 100000;
+UPDATE hx SET fp = (fp::bigint # 1)::simhash64 WHERE id % 3 = 1 AND id > 100000;
 VACUUM hx;
 REINDEX INDEX hx_gin4;
 REINDEX INDEX hx_gist;
@@ -170,11 +170,11 @@ DROP TABLE hx, hx_q, hx_truth, hx_wide;
 DROP FUNCTION hx_check(text);
 
 -- partitioned tables, LATERAL, LEFT JOIN (parameterized paths on each partition)
-CREATE TABLE hpt (id int, fp simhash) PARTITION BY RANGE (id);
+CREATE TABLE hpt (id int, fp simhash64) PARTITION BY RANGE (id);
 CREATE TABLE hpt1 PARTITION OF hpt FOR VALUES FROM (0) TO (5000);
 CREATE TABLE hpt2 PARTITION OF hpt FOR VALUES FROM (5000) TO (10000);
-INSERT INTO hpt SELECT g, ((g::bigint * 2654435761) # (g::bigint << 40))::simhash FROM generate_series(1, 9999) g;
-INSERT INTO hpt SELECT id + 1, (fp::bigint # 6)::simhash FROM hpt WHERE id % 1000 = 0 AND id < 9000;
+INSERT INTO hpt SELECT g, ((g::bigint * 2654435761) # (g::bigint << 40))::simhash64 FROM generate_series(1, 9999) g;
+INSERT INTO hpt SELECT id + 1, (fp::bigint # 6)::simhash64 FROM hpt WHERE id % 1000 = 0 AND id < 9000;
 CREATE INDEX ON hpt USING gin (fp);
 ANALYZE hpt;
 EXPLAIN (COSTS OFF) SELECT id FROM hpt WHERE simhash_dist(fp, '0123456789abcdef') <= 3;

@@ -4,14 +4,14 @@
 -- index returns exactly the rows of a sequential scan, for several layouts
 --
 SELECT setseed(0.17);
-CREATE TABLE hp (id int, fp simhash);
-INSERT INTO hp SELECT g, (((random() * 4294967296)::bigint << 32) # (random() * 4294967296)::bigint)::simhash
+CREATE TABLE hp (id int, fp simhash64);
+INSERT INTO hp SELECT g, (((random() * 4294967296)::bigint << 32) # (random() * 4294967296)::bigint)::simhash64
   FROM generate_series(1, 8000) g;
 -- planted near-duplicates: up to 6 random bit flips of a random row, several per group
 INSERT INTO hp SELECT 10000 + g, (h.fp::bigint
     # (1::bigint << (random() * 63)::int) # (1::bigint << (random() * 63)::int)
     # (CASE WHEN random() < 0.5 THEN 1::bigint << (random() * 63)::int ELSE 0 END)
-    # (CASE WHEN random() < 0.3 THEN 7::bigint << (random() * 60)::int ELSE 0 END))::simhash
+    # (CASE WHEN random() < 0.3 THEN 7::bigint << (random() * 60)::int ELSE 0 END))::simhash64
   FROM generate_series(1, 3000) g JOIN hp h ON h.id = 1 + (g % 600);
 INSERT INTO hp SELECT 20000 + g, '00ff00ff00ff00ff' FROM generate_series(1, 1000) g;
 INSERT INTO hp SELECT 30000 + g, NULL FROM generate_series(1, 20) g;
@@ -19,7 +19,7 @@ CREATE TABLE hp_q AS
   SELECT i, i % 9 AS k,
          CASE WHEN i % 3 = 0 THEN (SELECT fp FROM hp WHERE id = 1 + (i * 7919) % 600)
               WHEN i % 3 = 1 THEN (SELECT fp FROM hp WHERE id = 10001 + (i * 104729) % 3000)
-              ELSE (((random() * 4294967296)::bigint << 32) # (random() * 4294967296)::bigint)::simhash
+              ELSE (((random() * 4294967296)::bigint << 32) # (random() * 4294967296)::bigint)::simhash64
          END AS q
     FROM generate_series(1, 2000) i;
 ANALYZE hp;
@@ -48,17 +48,17 @@ RESET enable_seqscan;
 SELECT queries, mismatches, matched > 2000 AS many_matches FROM hp_compare('simhash_dist(fp, $1) <= $2');
 SELECT queries, mismatches, matched > 2000 AS many_matches FROM hp_compare('simhash_within($1, fp, $2)');
 DROP INDEX hp_gin;
-CREATE INDEX hp_gin ON hp USING gin (fp simhash_gin_ops (blocks = 3));
+CREATE INDEX hp_gin ON hp USING gin (fp simhash64_gin_ops (blocks = 3));
 SELECT queries, mismatches, matched > 2000 AS many_matches FROM hp_compare('fp <@ simhash_ball($1, $2)');
 DROP INDEX hp_gin;
-CREATE INDEX hp_gin ON hp USING gin (fp simhash_gin_ops (blocks = 16, interleave = false));
+CREATE INDEX hp_gin ON hp USING gin (fp simhash64_gin_ops (blocks = 16, interleave = false));
 SELECT queries, mismatches, matched > 2000 AS many_matches FROM hp_compare('simhash_dist(fp, $1) <= $2');
 DROP INDEX hp_gin;
 -- blocks that do not cover all 64 bits (width cap), consecutive and interleaved
-CREATE INDEX hp_gin ON hp USING gin (fp simhash_gin_ops (blocks = 5, width = 9, interleave = false));
+CREATE INDEX hp_gin ON hp USING gin (fp simhash64_gin_ops (blocks = 5, width = 9, interleave = false));
 SELECT queries, mismatches, matched > 2000 AS many_matches FROM hp_compare('simhash_dist(fp, $1) <= $2');
 DROP INDEX hp_gin;
-CREATE INDEX hp_gin ON hp USING gin (fp simhash_gin_ops (blocks = 4, width = 7));
+CREATE INDEX hp_gin ON hp USING gin (fp simhash64_gin_ops (blocks = 4, width = 7));
 SELECT queries, mismatches, matched > 2000 AS many_matches FROM hp_compare('fp <@ simhash_ball($1, $2)');
 DROP TABLE hp, hp_q;
 DROP FUNCTION hp_compare(text);

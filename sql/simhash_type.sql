@@ -4,30 +4,30 @@
 --
 
 -- text I/O: 16 hex digits, lowercase out, either case in
-SELECT '0123456789abcdef'::simhash, 'FEDCBA9876543210'::simhash,
-       '0000000000000000'::simhash, 'ffffffffffffffff'::simhash;
-SELECT 'AbCdEf0123456789'::simhash::text = 'abcdef0123456789' AS case_folded;
+SELECT '0123456789abcdef'::simhash64, 'FEDCBA9876543210'::simhash64,
+       '0000000000000000'::simhash64, 'ffffffffffffffff'::simhash64;
+SELECT 'AbCdEf0123456789'::simhash64::text = 'abcdef0123456789' AS case_folded;
 
 -- malformed literals: 22P02, naming the type
 \set VERBOSITY default
-SELECT 'xyz'::simhash;
-SELECT '0123456789abcde'::simhash;          -- 15 digits
-SELECT '0123456789abcdef0'::simhash;        -- 17 digits
-SELECT '0123456789abcdeg'::simhash;         -- not hex
-SELECT '01234567 89abcdef'::simhash;        -- embedded space
-SELECT ' 0123456789abcdef'::simhash;        -- leading space
-SELECT '0123456789abcdef '::simhash;        -- trailing space
-SELECT ''::simhash;
-SELECT '0x23456789abcdef'::simhash;
+SELECT 'xyz'::simhash64;
+SELECT '0123456789abcde'::simhash64;          -- 15 digits
+SELECT '0123456789abcdef0'::simhash64;        -- 17 digits
+SELECT '0123456789abcdeg'::simhash64;         -- not hex
+SELECT '01234567 89abcdef'::simhash64;        -- embedded space
+SELECT ' 0123456789abcdef'::simhash64;        -- leading space
+SELECT '0123456789abcdef '::simhash64;        -- trailing space
+SELECT ''::simhash64;
+SELECT '0x23456789abcdef'::simhash64;
 \set VERBOSITY sqlstate
-SELECT 'xyz'::simhash;
+SELECT 'xyz'::simhash64;
 \set VERBOSITY default
 
 -- binary I/O round trip through send/recv
 SELECT simhash_recv_roundtrip FROM (
-  SELECT bool_and(simhash_send(v) = int8send(v::bigint)) AS simhash_recv_roundtrip
-  FROM (VALUES ('0123456789abcdef'::simhash), ('ffffffffffffffff'), ('8000000000000001')) t(v)) s;
-CREATE TEMP TABLE bin_io (v simhash);
+  SELECT bool_and(simhash64_send(v) = int8send(v::bigint)) AS simhash_recv_roundtrip
+  FROM (VALUES ('0123456789abcdef'::simhash64), ('ffffffffffffffff'), ('8000000000000001')) t(v)) s;
+CREATE TEMP TABLE bin_io (v simhash64);
 INSERT INTO bin_io VALUES ('0123456789abcdef'), ('ffffffffffffffff'), ('0000000000000000'), (NULL);
 CREATE TEMP TABLE bin_io2 (LIKE bin_io);
 -- COPY BINARY out and in again (client-side file in pg_regress's results/)
@@ -37,56 +37,56 @@ SELECT count(*) AS same_after_binary_copy FROM bin_io a JOIN bin_io2 b ON a.v = 
 SELECT count(*) FILTER (WHERE v IS NULL) AS nulls_after_binary_copy FROM bin_io2;
 
 -- casts to and from bigint: the same 64 bits; bit 63 is the sign bit
-SELECT '8000000000000000'::simhash::bigint AS min_bigint,
-       '7fffffffffffffff'::simhash::bigint AS max_bigint,
-       'ffffffffffffffff'::simhash::bigint AS minus_one,
-       (-1)::bigint::simhash AS from_minus_one,
-       1::bigint::simhash AS from_one,
-       (-9223372036854775808)::bigint::simhash AS from_min;
-SELECT bool_and(x::simhash::bigint = x) AS bigint_round_trip
+SELECT '8000000000000000'::simhash64::bigint AS min_bigint,
+       '7fffffffffffffff'::simhash64::bigint AS max_bigint,
+       'ffffffffffffffff'::simhash64::bigint AS minus_one,
+       (-1)::bigint::simhash64 AS from_minus_one,
+       1::bigint::simhash64 AS from_one,
+       (-9223372036854775808)::bigint::simhash64 AS from_min;
+SELECT bool_and(x::simhash64::bigint = x) AS bigint_round_trip
 FROM (SELECT (hashtextextended(g::text, 7)) AS x FROM generate_series(1, 1000) g) s;
 
 -- casts to and from bit(64): the first bit of the string is bit 63
-SELECT '8000000000000001'::simhash::bit(64) AS msb_and_lsb;
-SELECT '0123456789abcdef'::simhash::bit(64) AS pattern;
-SELECT B'1000000000000000000000000000000000000000000000000000000000000010'::simhash AS from_bits;
-SELECT bool_and(x::simhash::bit(64)::simhash = x::simhash) AS bit_round_trip,
-       bool_and(x::simhash::bit(64) = x::bit(64)) AS same_as_bigint_to_bit
+SELECT '8000000000000001'::simhash64::bit(64) AS msb_and_lsb;
+SELECT '0123456789abcdef'::simhash64::bit(64) AS pattern;
+SELECT B'1000000000000000000000000000000000000000000000000000000000000010'::simhash64 AS from_bits;
+SELECT bool_and(x::simhash64::bit(64)::simhash64 = x::simhash64) AS bit_round_trip,
+       bool_and(x::simhash64::bit(64) = x::bit(64)) AS same_as_bigint_to_bit
 FROM (SELECT hashtextextended(g::text, 11) AS x FROM generate_series(1, 1000) g) s;
-SELECT B'101'::simhash;                     -- wrong length: 22026
-SELECT repeat('1', 65)::bit(65)::simhash;
+SELECT B'101'::simhash64;                     -- wrong length: 22026
+SELECT repeat('1', 65)::bit(65)::simhash64;
 
 -- ordering is the unsigned order of the 64-bit value
-SELECT '7fffffffffffffff'::simhash < '8000000000000000'::simhash AS unsigned_order,
-       '0000000000000000'::simhash < 'ffffffffffffffff'::simhash AS zero_lowest,
-       'ffffffffffffffff'::simhash > 'fffffffffffffffe'::simhash AS gt,
-       'ffffffffffffffff'::simhash >= 'ffffffffffffffff'::simhash AS ge,
-       '0000000000000001'::simhash <= '0000000000000001'::simhash AS le,
-       '0000000000000001'::simhash <> '0000000000000002'::simhash AS ne,
-       '0000000000000001'::simhash = '0000000000000001'::simhash AS eq;
-SELECT v FROM (VALUES ('8000000000000000'::simhash), ('7fffffffffffffff'),
+SELECT '7fffffffffffffff'::simhash64 < '8000000000000000'::simhash64 AS unsigned_order,
+       '0000000000000000'::simhash64 < 'ffffffffffffffff'::simhash64 AS zero_lowest,
+       'ffffffffffffffff'::simhash64 > 'fffffffffffffffe'::simhash64 AS gt,
+       'ffffffffffffffff'::simhash64 >= 'ffffffffffffffff'::simhash64 AS ge,
+       '0000000000000001'::simhash64 <= '0000000000000001'::simhash64 AS le,
+       '0000000000000001'::simhash64 <> '0000000000000002'::simhash64 AS ne,
+       '0000000000000001'::simhash64 = '0000000000000001'::simhash64 AS eq;
+SELECT v FROM (VALUES ('8000000000000000'::simhash64), ('7fffffffffffffff'),
   ('ffffffffffffffff'), ('0000000000000000'), ('0000000000000001')) t(v) ORDER BY v;
 
 -- Hamming distance, function and operator, commutative
 SELECT simhash_dist('0000000000000000', 'ffffffffffffffff') AS d64,
        simhash_dist('0123456789abcdef', '0123456789abcdef') AS d0,
-       '0000000000000000'::simhash <-> '8000000000000001'::simhash AS d2,
+       '0000000000000000'::simhash64 <-> '8000000000000001'::simhash64 AS d2,
        simhash_dist('f0f0f0f0f0f0f0f0', '0f0f0f0f0f0f0f0f') AS d64b;
 SELECT bool_and(a <-> b = b <-> a) AS commutative,
        bool_and(a <-> b = length(replace((a::bit(64) # b::bit(64))::text, '0', ''))) AS equals_bit_count
-FROM (SELECT hashtextextended(g::text, 1)::simhash AS a,
-             hashtextextended(g::text, 2)::simhash AS b
+FROM (SELECT hashtextextended(g::text, 1)::simhash64 AS a,
+             hashtextextended(g::text, 2)::simhash64 AS b
       FROM generate_series(1, 2000) g) s;
 SELECT simhash_dist(NULL, '0000000000000000') IS NULL AS strict_null;
 
 -- btree and hash opclasses: UNIQUE, GROUP BY, DISTINCT, joins
-CREATE TEMP TABLE fps (id int, fp simhash);
-INSERT INTO fps SELECT g, (hashint4(g % 100)::bigint * 4294967291)::simhash
+CREATE TEMP TABLE fps (id int, fp simhash64);
+INSERT INTO fps SELECT g, (hashint4(g % 100)::bigint * 4294967291)::simhash64
 FROM generate_series(1, 1000) g;
 CREATE UNIQUE INDEX fps_uniq ON fps (id, fp);
 CREATE INDEX fps_btree ON fps (fp);
 CREATE INDEX fps_hash ON fps USING hash (fp);
-CREATE TEMP TABLE uniq (fp simhash UNIQUE);
+CREATE TEMP TABLE uniq (fp simhash64 UNIQUE);
 INSERT INTO uniq VALUES ('0123456789abcdef');
 INSERT INTO uniq VALUES ('0123456789ABCDEF');   -- duplicate key
 SELECT count(DISTINCT fp) AS distinct_fps FROM fps;
@@ -115,7 +115,7 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM fps a JOIN fps b ON a.fp = b.fp;
 SELECT count(*) AS merge_join_rows FROM fps a JOIN fps b ON a.fp = b.fp;
 RESET enable_hashjoin; RESET enable_nestloop;
 -- hash partitioning uses the extended hash function
-CREATE TEMP TABLE part (fp simhash) PARTITION BY HASH (fp);
+CREATE TEMP TABLE part (fp simhash64) PARTITION BY HASH (fp);
 CREATE TEMP TABLE part0 PARTITION OF part FOR VALUES WITH (MODULUS 2, REMAINDER 0);
 CREATE TEMP TABLE part1 PARTITION OF part FOR VALUES WITH (MODULUS 2, REMAINDER 1);
 INSERT INTO part SELECT fp FROM fps;

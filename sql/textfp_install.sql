@@ -30,7 +30,7 @@ WHERE d.deptype = 'e'
 SELECT fp.simhash('据新华社北京电'::text) AS qualified;
 SET search_path = fp, public;
 SELECT simhash('据新华社北京电'::text) = fp.simhash('據新華社北京電'::text) AS on_path;
-SELECT '0123456789abcdef'::simhash <-> 'fedcba9876543210'::simhash AS dist;
+SELECT '0123456789abcdef'::simhash64 <-> 'fedcba9876543210'::simhash64 AS dist;
 RESET search_path;
 DROP EXTENSION textfp;
 CREATE EXTENSION textfp SCHEMA fp;

@@ -116,7 +116,11 @@ minhash_in(PG_FUNCTION_ARGS)
 	MinHash    *m;
 
 	if (strncmp(p, "v", 1) != 0)
-		BAD_SYNTAX(("A minhash value starts with \"v1 k=\"."));
+		INPUT_ERROR(fcinfo->context,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s: \"%s\"", "minhash", str),
+					 errdetail("A minhash value starts with \"v1 k=\"."),
+					 errhint("To compute the signature of a text, call minhash(body, k), e.g. minhash('...', 128).")));
 	p++;
 	{
 		int			ver = 0,

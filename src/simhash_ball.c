@@ -58,9 +58,9 @@ make_ball(uint64 center, int64 radius)
 	return b;
 }
 
-PG_FUNCTION_INFO_V1(simhash_ball_in);
+PG_FUNCTION_INFO_V1(simhash64_ball_in);
 Datum
-simhash_ball_in(PG_FUNCTION_ARGS)
+simhash64_ball_in(PG_FUNCTION_ARGS)
 {
 	const char *s = PG_GETARG_CSTRING(0);
 	uint64		v = 0;
@@ -106,14 +106,14 @@ simhash_ball_in(PG_FUNCTION_ARGS)
 	if (!ok)
 		INPUT_ERROR(fcinfo->context,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("invalid input syntax for type %s: \"%s\"", "simhash_ball", s),
-					 errdetail("A simhash_ball is written as 16 hexadecimal digits, a slash and a radius between -1 and 64.")));
+					 errmsg("invalid input syntax for type %s: \"%s\"", "simhash64_ball", s),
+					 errdetail("A simhash64_ball is written as 16 hexadecimal digits, a slash and a radius between -1 and 64.")));
 	PG_RETURN_POINTER(make_ball(v, r));
 }
 
-PG_FUNCTION_INFO_V1(simhash_ball_out);
+PG_FUNCTION_INFO_V1(simhash64_ball_out);
 Datum
-simhash_ball_out(PG_FUNCTION_ARGS)
+simhash64_ball_out(PG_FUNCTION_ARGS)
 {
 	SimhashBall *b = PG_GETARG_SIMHASH_BALL_P(0);
 
@@ -121,9 +121,9 @@ simhash_ball_out(PG_FUNCTION_ARGS)
 							   (int) b->radius));
 }
 
-PG_FUNCTION_INFO_V1(simhash_ball_recv);
+PG_FUNCTION_INFO_V1(simhash64_ball_recv);
 Datum
-simhash_ball_recv(PG_FUNCTION_ARGS)
+simhash64_ball_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	uint64		c = (uint64) pq_getmsgint64(buf);
@@ -132,9 +132,9 @@ simhash_ball_recv(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(make_ball(c, r));
 }
 
-PG_FUNCTION_INFO_V1(simhash_ball_send);
+PG_FUNCTION_INFO_V1(simhash64_ball_send);
 Datum
-simhash_ball_send(PG_FUNCTION_ARGS)
+simhash64_ball_send(PG_FUNCTION_ARGS)
 {
 	SimhashBall *b = PG_GETARG_SIMHASH_BALL_P(0);
 	StringInfoData buf;

@@ -15,7 +15,7 @@
  * yields m keys, int4 (j << 24) | value_j (w_j <= 22 bits).
  *
  * Query "x <@ ball(q, k)": see simhash_gin_plan() for the keys and the
- * number of them a row must match; the proof is at simhash_gin_consistent().
+ * number of them a row must match; the proof is at simhash64_gin_consistent().
  * Results are always rechecked against the heap tuple, so the index returns
  * exactly the rows a sequential scan returns.
  */
@@ -181,9 +181,9 @@ simhash_gin_plan(const GinLayout *l, int k, int *r, int *need)
 	return n;
 }
 
-PG_FUNCTION_INFO_V1(simhash_gin_extract_value);
+PG_FUNCTION_INFO_V1(simhash64_gin_extract_value);
 Datum
-simhash_gin_extract_value(PG_FUNCTION_ARGS)
+simhash64_gin_extract_value(PG_FUNCTION_ARGS)
 {
 	simhash		x = PG_GETARG_SIMHASH(0);
 	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
@@ -214,9 +214,9 @@ add_probes(Datum *keys, int *n, int j, uint32 v, int w, int r, int from)
 		add_probes(keys, n, j, v ^ ((uint32) 1 << b), w, r - 1, b + 1);
 }
 
-PG_FUNCTION_INFO_V1(simhash_gin_extract_query);
+PG_FUNCTION_INFO_V1(simhash64_gin_extract_query);
 Datum
-simhash_gin_extract_query(PG_FUNCTION_ARGS)
+simhash64_gin_extract_query(PG_FUNCTION_ARGS)
 {
 	SimhashBall *ball = PG_GETARG_SIMHASH_BALL_P(0);
 	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
@@ -280,9 +280,9 @@ simhash_gin_extract_query(PG_FUNCTION_ARGS)
  * Matching keys are necessary, not sufficient, so recheck is always set and
  * the executor evaluates simhash_dist(x, q) <= k on the heap tuple.
  */
-PG_FUNCTION_INFO_V1(simhash_gin_consistent);
+PG_FUNCTION_INFO_V1(simhash64_gin_consistent);
 Datum
-simhash_gin_consistent(PG_FUNCTION_ARGS)
+simhash64_gin_consistent(PG_FUNCTION_ARGS)
 {
 	bool	   *check = (bool *) PG_GETARG_POINTER(0);
 	int32		nkeys = PG_GETARG_INT32(3);
@@ -301,10 +301,10 @@ simhash_gin_consistent(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(cnt >= need);
 }
 
-/* Ternary version of the same test (see simhash_gin_consistent). */
-PG_FUNCTION_INFO_V1(simhash_gin_triconsistent);
+/* Ternary version of the same test (see simhash64_gin_consistent). */
+PG_FUNCTION_INFO_V1(simhash64_gin_triconsistent);
 Datum
-simhash_gin_triconsistent(PG_FUNCTION_ARGS)
+simhash64_gin_triconsistent(PG_FUNCTION_ARGS)
 {
 	GinTernaryValue *check = (GinTernaryValue *) PG_GETARG_POINTER(0);
 	int32		nkeys = PG_GETARG_INT32(3);
@@ -321,9 +321,9 @@ simhash_gin_triconsistent(PG_FUNCTION_ARGS)
 	PG_RETURN_GIN_TERNARY_VALUE(possible >= need ? GIN_MAYBE : GIN_FALSE);
 }
 
-PG_FUNCTION_INFO_V1(simhash_gin_options);
+PG_FUNCTION_INFO_V1(simhash64_gin_options);
 Datum
-simhash_gin_options(PG_FUNCTION_ARGS)
+simhash64_gin_options(PG_FUNCTION_ARGS)
 {
 #if PG_VERSION_NUM >= 130000
 	local_relopts *relopts = (local_relopts *) PG_GETARG_POINTER(0);

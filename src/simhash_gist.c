@@ -43,20 +43,20 @@ gkey_merge(SimhashGKey *acc, const SimhashGKey *k)
 
 /* ---- the storage type's I/O (for display only) ---- */
 
-PG_FUNCTION_INFO_V1(simhash_gkey_in);
+PG_FUNCTION_INFO_V1(simhash64_gkey_in);
 Datum
-simhash_gkey_in(PG_FUNCTION_ARGS)
+simhash64_gkey_in(PG_FUNCTION_ARGS)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("cannot accept a value of type %s", "simhash_gkey"),
-			 errdetail("simhash_gkey is the internal key type of the GiST operator class.")));
+			 errmsg("cannot accept a value of type %s", "simhash64_gkey"),
+			 errdetail("simhash64_gkey is the internal key type of the GiST operator class.")));
 	PG_RETURN_VOID();
 }
 
-PG_FUNCTION_INFO_V1(simhash_gkey_out);
+PG_FUNCTION_INFO_V1(simhash64_gkey_out);
 Datum
-simhash_gkey_out(PG_FUNCTION_ARGS)
+simhash64_gkey_out(PG_FUNCTION_ARGS)
 {
 	SimhashGKey *k = (SimhashGKey *) PG_GETARG_POINTER(0);
 
@@ -66,9 +66,9 @@ simhash_gkey_out(PG_FUNCTION_ARGS)
 
 /* ---- support functions ---- */
 
-PG_FUNCTION_INFO_V1(simhash_gist_compress);
+PG_FUNCTION_INFO_V1(simhash64_gist_compress);
 Datum
-simhash_gist_compress(PG_FUNCTION_ARGS)
+simhash64_gist_compress(PG_FUNCTION_ARGS)
 {
 	GISTENTRY  *entry = (GISTENTRY *) PG_GETARG_POINTER(0);
 
@@ -86,17 +86,17 @@ simhash_gist_compress(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(entry);
 }
 
-PG_FUNCTION_INFO_V1(simhash_gist_decompress);
+PG_FUNCTION_INFO_V1(simhash64_gist_decompress);
 Datum
-simhash_gist_decompress(PG_FUNCTION_ARGS)
+simhash64_gist_decompress(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_POINTER(PG_GETARG_POINTER(0));
 }
 
 /* index-only scans: a leaf key holds the fingerprint itself */
-PG_FUNCTION_INFO_V1(simhash_gist_fetch);
+PG_FUNCTION_INFO_V1(simhash64_gist_fetch);
 Datum
-simhash_gist_fetch(PG_FUNCTION_ARGS)
+simhash64_gist_fetch(PG_FUNCTION_ARGS)
 {
 	GISTENTRY  *entry = (GISTENTRY *) PG_GETARG_POINTER(0);
 	SimhashGKey *k = (SimhashGKey *) DatumGetPointer(entry->key);
@@ -107,9 +107,9 @@ simhash_gist_fetch(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(retval);
 }
 
-PG_FUNCTION_INFO_V1(simhash_gist_union);
+PG_FUNCTION_INFO_V1(simhash64_gist_union);
 Datum
-simhash_gist_union(PG_FUNCTION_ARGS)
+simhash64_gist_union(PG_FUNCTION_ARGS)
 {
 	GistEntryVector *ev = (GistEntryVector *) PG_GETARG_POINTER(0);
 	int		   *size = (int *) PG_GETARG_POINTER(1);
@@ -124,9 +124,9 @@ simhash_gist_union(PG_FUNCTION_ARGS)
 }
 
 /* penalty: the number of common bits the subtree would lose */
-PG_FUNCTION_INFO_V1(simhash_gist_penalty);
+PG_FUNCTION_INFO_V1(simhash64_gist_penalty);
 Datum
-simhash_gist_penalty(PG_FUNCTION_ARGS)
+simhash64_gist_penalty(PG_FUNCTION_ARGS)
 {
 	GISTENTRY  *origentry = (GISTENTRY *) PG_GETARG_POINTER(0);
 	GISTENTRY  *newentry = (GISTENTRY *) PG_GETARG_POINTER(1);
@@ -144,9 +144,9 @@ simhash_gist_penalty(PG_FUNCTION_ARGS)
  * among those that know it (mask bit set); entries that do not know it go
  * to the smaller side.  Without any dividing bit (all equal), split halves.
  */
-PG_FUNCTION_INFO_V1(simhash_gist_picksplit);
+PG_FUNCTION_INFO_V1(simhash64_gist_picksplit);
 Datum
-simhash_gist_picksplit(PG_FUNCTION_ARGS)
+simhash64_gist_picksplit(PG_FUNCTION_ARGS)
 {
 	GistEntryVector *ev = (GistEntryVector *) PG_GETARG_POINTER(0);
 	GIST_SPLITVEC *v = (GIST_SPLITVEC *) PG_GETARG_POINTER(1);
@@ -219,15 +219,15 @@ simhash_gist_picksplit(PG_FUNCTION_ARGS)
 	}
 	/* a degenerate split (possible only without a dividing bit) */
 	if (v->spl_nleft == 0 || v->spl_nright == 0)
-		elog(ERROR, "simhash_gist_picksplit produced an empty side");
+		elog(ERROR, "simhash64_gist_picksplit produced an empty side");
 	v->spl_ldatum = PointerGetDatum(l);
 	v->spl_rdatum = PointerGetDatum(r);
 	PG_RETURN_POINTER(v);
 }
 
-PG_FUNCTION_INFO_V1(simhash_gist_same);
+PG_FUNCTION_INFO_V1(simhash64_gist_same);
 Datum
-simhash_gist_same(PG_FUNCTION_ARGS)
+simhash64_gist_same(PG_FUNCTION_ARGS)
 {
 	SimhashGKey *a = (SimhashGKey *) PG_GETARG_POINTER(0);
 	SimhashGKey *b = (SimhashGKey *) PG_GETARG_POINTER(1);
@@ -242,9 +242,9 @@ simhash_gist_same(PG_FUNCTION_ARGS)
  * lower bound (file header) is <= k; at a leaf the bound is the distance
  * itself, so no recheck.
  */
-PG_FUNCTION_INFO_V1(simhash_gist_consistent);
+PG_FUNCTION_INFO_V1(simhash64_gist_consistent);
 Datum
-simhash_gist_consistent(PG_FUNCTION_ARGS)
+simhash64_gist_consistent(PG_FUNCTION_ARGS)
 {
 	GISTENTRY  *entry = (GISTENTRY *) PG_GETARG_POINTER(0);
 	SimhashBall *ball = PG_GETARG_SIMHASH_BALL_P(1);
@@ -259,9 +259,9 @@ simhash_gist_consistent(PG_FUNCTION_ARGS)
 }
 
 /* distance for ORDER BY x <-> q: the lower bound, exact at leaves */
-PG_FUNCTION_INFO_V1(simhash_gist_distance);
+PG_FUNCTION_INFO_V1(simhash64_gist_distance);
 Datum
-simhash_gist_distance(PG_FUNCTION_ARGS)
+simhash64_gist_distance(PG_FUNCTION_ARGS)
 {
 	GISTENTRY  *entry = (GISTENTRY *) PG_GETARG_POINTER(0);
 	simhash		q = PG_GETARG_SIMHASH(1);
@@ -285,9 +285,9 @@ gkey_fastcmp(Datum x, Datum y, SortSupport ssup)
 	return (a > b) - (a < b);
 }
 
-PG_FUNCTION_INFO_V1(simhash_gist_sortsupport);
+PG_FUNCTION_INFO_V1(simhash64_gist_sortsupport);
 Datum
-simhash_gist_sortsupport(PG_FUNCTION_ARGS)
+simhash64_gist_sortsupport(PG_FUNCTION_ARGS)
 {
 	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
 

@@ -89,9 +89,14 @@ lookup_ball_objects(Oid sibling_func, Oid simhashtype, BallObjects *o)
 
 	if (nspname == NULL)
 		return false;
+	/* "simhash_ball" is the 1.0 name, for a database not yet updated */
 	o->balltype = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-								  CStringGetDatum("simhash_ball"),
+								  CStringGetDatum("simhash64_ball"),
 								  ObjectIdGetDatum(nsp));
+	if (!OidIsValid(o->balltype))
+		o->balltype = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+									  CStringGetDatum("simhash_ball"),
+									  ObjectIdGetDatum(nsp));
 	if (!OidIsValid(o->balltype))
 		return false;
 	o->inop = OpernameGetOprid(list_make2(makeString(nspname), makeString("<@")),

@@ -17,9 +17,9 @@
 
 #include "textfp.h"
 
-PG_FUNCTION_INFO_V1(simhash_in);
+PG_FUNCTION_INFO_V1(simhash64_in);
 Datum
-simhash_in(PG_FUNCTION_ARGS)
+simhash64_in(PG_FUNCTION_ARGS)
 {
 	const char *s = PG_GETARG_CSTRING(0);
 	uint64		v = 0;
@@ -36,14 +36,14 @@ simhash_in(PG_FUNCTION_ARGS)
 	if (i != 16 || s[16] != '\0')
 		INPUT_ERROR(fcinfo->context,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("invalid input syntax for type %s: \"%s\"", "simhash", s),
-					 errdetail("A simhash value is written as exactly 16 hexadecimal digits.")));
+					 errmsg("invalid input syntax for type %s: \"%s\"", "simhash64", s),
+					 errdetail("A simhash64 value is written as exactly 16 hexadecimal digits.")));
 	PG_RETURN_SIMHASH(v);
 }
 
-PG_FUNCTION_INFO_V1(simhash_out);
+PG_FUNCTION_INFO_V1(simhash64_out);
 Datum
-simhash_out(PG_FUNCTION_ARGS)
+simhash64_out(PG_FUNCTION_ARGS)
 {
 	simhash		v = PG_GETARG_SIMHASH(0);
 	static const char digits[] = "0123456789abcdef";
@@ -59,18 +59,18 @@ simhash_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(out);
 }
 
-PG_FUNCTION_INFO_V1(simhash_recv);
+PG_FUNCTION_INFO_V1(simhash64_recv);
 Datum
-simhash_recv(PG_FUNCTION_ARGS)
+simhash64_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 
 	PG_RETURN_SIMHASH((simhash) pq_getmsgint64(buf));
 }
 
-PG_FUNCTION_INFO_V1(simhash_send);
+PG_FUNCTION_INFO_V1(simhash64_send);
 Datum
-simhash_send(PG_FUNCTION_ARGS)
+simhash64_send(PG_FUNCTION_ARGS)
 {
 	simhash		v = PG_GETARG_SIMHASH(0);
 	StringInfoData buf;
@@ -82,23 +82,23 @@ simhash_send(PG_FUNCTION_ARGS)
 
 /* ---- casts ---- */
 
-PG_FUNCTION_INFO_V1(simhash_from_bigint);
+PG_FUNCTION_INFO_V1(simhash64_from_bigint);
 Datum
-simhash_from_bigint(PG_FUNCTION_ARGS)
+simhash64_from_bigint(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_SIMHASH((simhash) PG_GETARG_INT64(0));
 }
 
-PG_FUNCTION_INFO_V1(simhash_to_bigint);
+PG_FUNCTION_INFO_V1(simhash64_to_bigint);
 Datum
-simhash_to_bigint(PG_FUNCTION_ARGS)
+simhash64_to_bigint(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT64((int64) PG_GETARG_SIMHASH(0));
 }
 
-PG_FUNCTION_INFO_V1(simhash_from_bit);
+PG_FUNCTION_INFO_V1(simhash64_from_bit);
 Datum
-simhash_from_bit(PG_FUNCTION_ARGS)
+simhash64_from_bit(PG_FUNCTION_ARGS)
 {
 	VarBit	   *b = PG_GETARG_VARBIT_P(0);
 	const bits8 *p = VARBITS(b);
@@ -108,17 +108,17 @@ simhash_from_bit(PG_FUNCTION_ARGS)
 	if (VARBITLEN(b) != 64)
 		ereport(ERROR,
 				(errcode(ERRCODE_STRING_DATA_LENGTH_MISMATCH),
-				 errmsg("bit string length %d does not match type simhash",
+				 errmsg("bit string length %d does not match type simhash64",
 						VARBITLEN(b)),
-				 errdetail("A simhash value is exactly 64 bits.")));
+				 errdetail("A simhash64 value is exactly 64 bits.")));
 	for (i = 0; i < 8; i++)
 		v = (v << 8) | p[i];
 	PG_RETURN_SIMHASH(v);
 }
 
-PG_FUNCTION_INFO_V1(simhash_to_bit);
+PG_FUNCTION_INFO_V1(simhash64_to_bit);
 Datum
-simhash_to_bit(PG_FUNCTION_ARGS)
+simhash64_to_bit(PG_FUNCTION_ARGS)
 {
 	simhash		v = PG_GETARG_SIMHASH(0);
 	int			len = VARBITTOTALLEN(64);
@@ -144,12 +144,12 @@ name(PG_FUNCTION_ARGS) \
 	PG_RETURN_BOOL(PG_GETARG_SIMHASH(0) op PG_GETARG_SIMHASH(1)); \
 }
 
-SIMHASH_CMP_FN(simhash_eq, ==)
-SIMHASH_CMP_FN(simhash_ne, !=)
-SIMHASH_CMP_FN(simhash_lt, <)
-SIMHASH_CMP_FN(simhash_le, <=)
-SIMHASH_CMP_FN(simhash_gt, >)
-SIMHASH_CMP_FN(simhash_ge, >=)
+SIMHASH_CMP_FN(simhash64_eq, ==)
+SIMHASH_CMP_FN(simhash64_ne, !=)
+SIMHASH_CMP_FN(simhash64_lt, <)
+SIMHASH_CMP_FN(simhash64_le, <=)
+SIMHASH_CMP_FN(simhash64_gt, >)
+SIMHASH_CMP_FN(simhash64_ge, >=)
 
 static inline int
 simhash_cmp_internal(simhash a, simhash b)
@@ -157,9 +157,9 @@ simhash_cmp_internal(simhash a, simhash b)
 	return (a > b) - (a < b);
 }
 
-PG_FUNCTION_INFO_V1(simhash_cmp);
+PG_FUNCTION_INFO_V1(simhash64_cmp);
 Datum
-simhash_cmp(PG_FUNCTION_ARGS)
+simhash64_cmp(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT32(simhash_cmp_internal(PG_GETARG_SIMHASH(0), PG_GETARG_SIMHASH(1)));
 }
@@ -170,9 +170,9 @@ simhash_fastcmp(Datum x, Datum y, SortSupport ssup)
 	return simhash_cmp_internal(DatumGetSimhash(x), DatumGetSimhash(y));
 }
 
-PG_FUNCTION_INFO_V1(simhash_sortsupport);
+PG_FUNCTION_INFO_V1(simhash64_sortsupport);
 Datum
-simhash_sortsupport(PG_FUNCTION_ARGS)
+simhash64_sortsupport(PG_FUNCTION_ARGS)
 {
 	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
 
@@ -181,16 +181,16 @@ simhash_sortsupport(PG_FUNCTION_ARGS)
 }
 
 /* Hashing agrees with int8's, so the values hash as their bigint casts do. */
-PG_FUNCTION_INFO_V1(simhash_hash);
+PG_FUNCTION_INFO_V1(simhash64_hash);
 Datum
-simhash_hash(PG_FUNCTION_ARGS)
+simhash64_hash(PG_FUNCTION_ARGS)
 {
 	return DirectFunctionCall1(hashint8, PG_GETARG_DATUM(0));
 }
 
-PG_FUNCTION_INFO_V1(simhash_hash_extended);
+PG_FUNCTION_INFO_V1(simhash64_hash_extended);
 Datum
-simhash_hash_extended(PG_FUNCTION_ARGS)
+simhash64_hash_extended(PG_FUNCTION_ARGS)
 {
 	return DirectFunctionCall2(hashint8extended, PG_GETARG_DATUM(0),
 							   PG_GETARG_DATUM(1));

@@ -63,7 +63,7 @@ COMMENT ON AGGREGATE @extschema@.simhash_reference(text, int4, int4, boolean, bo
 	IS 'per-bit thresholds balancing simhash(body, reference) over these texts';
 
 CREATE FUNCTION @extschema@.simhash(body text, reference int4[])
-	RETURNS @extschema@.simhash
+	RETURNS @extschema@.simhash64
 	AS 'MODULE_PATHNAME', 'simhash_text_reference'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 COMMENT ON FUNCTION @extschema@.simhash(text, int4[])

@@ -66,16 +66,16 @@ run() {
     tfp_log "N = $N: generating data"
     P -v N="$N" <<'SQL'
 DROP TABLE IF EXISTS bench, qkeys;
-CREATE TABLE bench (id int, h bigint, fp simhash);
-INSERT INTO bench SELECT g, r, r::simhash
+CREATE TABLE bench (id int, h bigint, fp simhash64);
+INSERT INTO bench SELECT g, r, r::simhash64
   FROM (SELECT g, rnd64() AS r FROM generate_series(1, :N - :N / 100) g) s;
-INSERT INTO bench SELECT :N - :N / 100 + g, x, x::simhash
+INSERT INTO bench SELECT :N - :N / 100 + g, x, x::simhash64
   FROM (SELECT g, h # (1::bigint << (random() * 63)::int) # (1::bigint << (random() * 63)::int)
                      # (1::bigint << (random() * 63)::int) AS x
           FROM (SELECT g, (random() * (:N - :N / 100 - 1))::int + 1 AS src
                   FROM generate_series(1, :N / 100) g) s
           JOIN bench b ON b.id = s.src) t;
-CREATE TABLE qkeys (i int PRIMARY KEY, h bigint, fp simhash);
+CREATE TABLE qkeys (i int PRIMARY KEY, h bigint, fp simhash64);
 INSERT INTO qkeys SELECT row_number() OVER (), h, fp
   FROM (SELECT b.h, b.fp FROM bench b WHERE b.id > :N - :N / 100 ORDER BY b.id LIMIT 1000) s;
 VACUUM ANALYZE bench; VACUUM ANALYZE qkeys;
@@ -114,7 +114,7 @@ Q
         IFS=$IFS_SAVE
         name=bench_gin_${L//[^a-z0-9]/_}
         tfp_log "textfp GIN ($L)"
-        t=$(now); P -c "CREATE INDEX $name ON bench USING gin (fp simhash_gin_ops ($L))"; f=$(elapsed "$t")
+        t=$(now); P -c "CREATE INDEX $name ON bench USING gin (fp simhash64_gin_ops ($L))"; f=$(elapsed "$t")
         P -c 'VACUUM ANALYZE bench'
         res=$(latency "gin" "$TFP_TMP/q_dist.sql")
         printf '| textfp GIN (%s) | build %.1f s | %s MB | radius 3: p50 %s ms, p99 %s ms (%s queries) |\n' \
@@ -148,7 +148,7 @@ SQL
 
     if [ -z "${HAMMING_SKIP_KNN:-}" ]; then
         tfp_log "GiST KNN"
-        t=$(now); P -c 'CREATE INDEX bench_gist ON bench USING gist (fp simhash_gist_ops)'; f=$(elapsed "$t")
+        t=$(now); P -c 'CREATE INDEX bench_gist ON bench USING gist (fp simhash64_gist_ops)'; f=$(elapsed "$t")
         res=$(latency knn "$TFP_TMP/q_knn.sql")
         printf '| textfp GiST | build %.1f s | %s MB | KNN top-10: p50 %s ms, p99 %s ms (%s queries) |\n' \
             "$f" "$(msize bench_gist)" $res >>"$R"

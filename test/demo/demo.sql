@@ -21,7 +21,7 @@ CREATE TABLE articles (
     source text,
     title  text,
     body   text NOT NULL,
-    fp     simhash GENERATED ALWAYS AS (simhash(body)) STORED
+    fp     simhash64 GENERATED ALWAYS AS (simhash(body)) STORED
 );
 \copy articles (id, lang, source, title, body) FROM 'test/data/corpus.tsv'
 SELECT count(*) AS articles,

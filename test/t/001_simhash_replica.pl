@@ -15,7 +15,7 @@ $primary->start;
 $primary->safe_psql('postgres', qq{
 	CREATE EXTENSION textfp;
 	CREATE TABLE articles (id int PRIMARY KEY, lang text, source text, title text, body text,
-	                       fp simhash GENERATED ALWAYS AS (simhash(body)) STORED);
+	                       fp simhash64 GENERATED ALWAYS AS (simhash(body)) STORED);
 	CREATE INDEX articles_fp ON articles (fp);
 	CREATE INDEX articles_fp3 ON articles (simhash(body, ngram => 3));
 	COPY articles (id, lang, source, title, body) FROM '$data/corpus.tsv';

@@ -17,13 +17,13 @@ $node->start;
 
 $node->safe_psql('postgres', q{
 CREATE EXTENSION textfp;
-CREATE TABLE hc (id serial PRIMARY KEY, fp simhash);
+CREATE TABLE hc (id serial PRIMARY KEY, fp simhash64);
 SELECT setseed(0.5);
 INSERT INTO hc (fp) SELECT (((random() * 4294967296)::bigint << 32)
-                            # (random() * 4294967296)::bigint)::simhash
+                            # (random() * 4294967296)::bigint)::simhash64
   FROM generate_series(1, 20000);
 -- planted near-duplicates and many identical values
-INSERT INTO hc (fp) SELECT (fp::bigint # (1::bigint << (id % 64)))::simhash FROM hc WHERE id <= 2000;
+INSERT INTO hc (fp) SELECT (fp::bigint # (1::bigint << (id % 64)))::simhash64 FROM hc WHERE id <= 2000;
 INSERT INTO hc (fp) SELECT '0f0f0f0f0f0f0f0f' FROM generate_series(1, 2000);
 INSERT INTO hc (fp) SELECT NULL FROM generate_series(1, 100);
 ANALYZE hc;
@@ -34,8 +34,8 @@ my $dir = PostgreSQL::Test::Utils::tempdir;
 open(my $fh, '>', "$dir/write.sql") or die;
 print $fh q{\set id random(1, 20000)
 \set b random(0, 63)
-INSERT INTO hc (fp) SELECT (fp::bigint # (1::bigint << :b))::simhash FROM hc WHERE id = :id;
-UPDATE hc SET fp = (fp::bigint # (3::bigint << (:b % 62)))::simhash WHERE id = :id + 1;
+INSERT INTO hc (fp) SELECT (fp::bigint # (1::bigint << :b))::simhash64 FROM hc WHERE id = :id;
+UPDATE hc SET fp = (fp::bigint # (3::bigint << (:b % 62)))::simhash64 WHERE id = :id + 1;
 };
 close $fh;
 # checkers: index answer == sequential scan answer in one snapshot; a
@@ -46,12 +46,12 @@ print $fh q{\set id random(1, 20000)
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT fp::bigint AS q FROM hc WHERE id = :id \gset
 SET LOCAL enable_seqscan = off;
-SELECT coalesce(array_agg(id ORDER BY id), '{}')::text AS a FROM hc WHERE simhash_dist(fp, (:q)::bigint::simhash) <= :k \gset
+SELECT coalesce(array_agg(id ORDER BY id), '{}')::text AS a FROM hc WHERE simhash_dist(fp, (:q)::bigint::simhash64) <= :k \gset
 SET LOCAL enable_seqscan = on;
 SET LOCAL enable_bitmapscan = off;
 SET LOCAL enable_indexscan = off;
 SELECT 1 / (coalesce(array_agg(id ORDER BY id), '{}')::text = ':a')::int AS same
-  FROM hc WHERE simhash_dist(fp, (:q)::bigint::simhash) <= :k;
+  FROM hc WHERE simhash_dist(fp, (:q)::bigint::simhash64) <= :k;
 COMMIT;
 };
 close $fh;
@@ -71,7 +71,7 @@ $node->safe_psql('postgres', 'REINDEX INDEX CONCURRENTLY hc_gin');
 pass('REINDEX CONCURRENTLY under concurrent writes');
 sleep 3;
 $node->safe_psql('postgres', 'VACUUM ANALYZE hc');
-$node->safe_psql('postgres', 'CREATE INDEX CONCURRENTLY hc_gin6 ON hc USING gin (fp simhash_gin_ops (blocks = 6))');
+$node->safe_psql('postgres', 'CREATE INDEX CONCURRENTLY hc_gin6 ON hc USING gin (fp simhash64_gin_ops (blocks = 6))');
 $node->safe_psql('postgres', 'DROP INDEX CONCURRENTLY hc_gin');
 
 IPC::Run::finish($h);

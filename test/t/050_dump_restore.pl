@@ -29,8 +29,8 @@ $node->safe_psql('src', qq{
 	CREATE EXTENSION textfp SCHEMA fp;
 	CREATE TABLE articles (
 		id int PRIMARY KEY, lang text, source text, title text, body text,
-		fp   fp.simhash GENERATED ALWAYS AS (fp.simhash(body)) STORED,
-		fp3  fp.simhash GENERATED ALWAYS AS (fp.simhash(body, ngram => 3, shingle => 2)) STORED,
+		fp   fp.simhash64 GENERATED ALWAYS AS (fp.simhash(body)) STORED,
+		fp3  fp.simhash64 GENERATED ALWAYS AS (fp.simhash(body, ngram => 3, shingle => 2)) STORED,
 		sig  fp.minhash GENERATED ALWAYS AS (fp.minhash(body, 64)) STORED,
 		dna  int8[]     GENERATED ALWAYS AS (fp.pinyin_dna(body)) STORED,
 		ini  text       GENERATED ALWAYS AS (fp.pinyin_initials(left(body, 200))) STORED);
@@ -42,8 +42,8 @@ $node->safe_psql('src', qq{
 	CREATE INDEX a_fp_btree ON articles (fp);
 	CREATE INDEX a_fp_hash  ON articles USING hash (fp);
 	CREATE INDEX a_fp_gin   ON articles USING gin (fp);
-	CREATE INDEX a_fp3_gin  ON articles USING gin (fp3 fp.simhash_gin_ops (blocks = 5, width = 12));
-	CREATE INDEX a_fp_gist  ON articles USING gist (fp fp.simhash_gist_ops);
+	CREATE INDEX a_fp3_gin  ON articles USING gin (fp3 fp.simhash64_gin_ops (blocks = 5, width = 12));
+	CREATE INDEX a_fp_gist  ON articles USING gist (fp fp.simhash64_gist_ops);
 	CREATE INDEX a_sig_gin  ON articles USING gin (sig);
 	CREATE INDEX a_sig_hash ON articles USING hash (sig);
 	CREATE INDEX a_dna_gin  ON articles USING gin (dna fp.pinyin_dna_ops);

@@ -35,16 +35,16 @@ $ENV{PGCLIENTENCODING} = 'UTF8';
 # row is stored, the last three columns are values computed on the publisher
 my $columns = q{
 	id int PRIMARY KEY, lang text, source text, title text, body text,
-	fp  simhash GENERATED ALWAYS AS (simhash(body)) STORED,
+	fp  simhash64 GENERATED ALWAYS AS (simhash(body)) STORED,
 	sig minhash GENERATED ALWAYS AS (minhash(body, 64)) STORED,
 	dna int8[]  GENERATED ALWAYS AS (pinyin_dna(body)) STORED,
 	ini text    GENERATED ALWAYS AS (pinyin_initials(left(body, 200))) STORED,
-	fp3 simhash, sig32 minhash, dna16 int8[]};
+	fp3 simhash64, sig32 minhash, dna16 int8[]};
 my $tables = qq{
 	CREATE EXTENSION textfp;
 	CREATE TABLE articles ($columns);
 	CREATE TABLE articles_gb ($columns);
-	CREATE TABLE notes (fp simhash, sig minhash, dna int8[], label text);
+	CREATE TABLE notes (fp simhash64, sig minhash, dna int8[], label text);
 	ALTER TABLE notes REPLICA IDENTITY FULL;
 };
 my $plain_values = q{fp3 = simhash(body, ngram => 3, shingle => 2), sig32 = minhash(body, 32),
@@ -87,7 +87,7 @@ for my $db ('sub_utf8', 'sub_euc')
 	$sub->safe_psql($db, qq{
 		$tables
 		CREATE INDEX a_fp_gin   ON articles USING gin (fp);
-		CREATE INDEX a_fp_gist  ON articles USING gist (fp simhash_gist_ops);
+		CREATE INDEX a_fp_gist  ON articles USING gist (fp simhash64_gist_ops);
 		CREATE INDEX a_sig_gin  ON articles USING gin (sig);
 		CREATE INDEX a_sig_hash ON articles USING hash (sig);
 		CREATE INDEX a_dna_gin  ON articles USING gin (dna pinyin_dna_ops);

@@ -1,0 +1,211 @@
+# Every update path is tested: for each earlier version whose install script
+# ships in upgrade/ (textfp--V.sql), a database created at V with stored
+# fingerprints and one index per operator class is updated with ALTER
+# EXTENSION textfp UPDATE, then compared with a fresh install of the default
+# version: the same member objects (\dx+) with the same properties, the same
+# answers to the same calls, stored fingerprints unchanged and equal to fresh
+# computations, every index valid and answering exactly as a sequential scan
+# and as it did before the update.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $data = $ENV{TEXTFP_DATADIR} or die "TEXTFP_DATADIR is not set (run via test/run-tests.sh)";
+
+my $node = PostgreSQL::Test::Cluster->new('upgrade');
+$node->init;
+$node->start;
+
+my $default = $node->safe_psql('postgres',
+	q{SELECT default_version FROM pg_available_extensions WHERE name = 'textfp'});
+my @old = split /\n/, $node->safe_psql('postgres', qq{
+	SELECT version FROM pg_available_extension_versions
+	WHERE name = 'textfp' AND version <> '$default' ORDER BY string_to_array(version, '.')::int[]});
+ok(scalar(@old) >= 1, "earlier versions to update from: @old (default $default)");
+
+# A canonical description of every member object and the properties an
+# update could get wrong (C symbols are not compared: an updated database
+# keeps the symbol names of its first version, see src/compat_1_0.c).
+my $catalog = q{
+WITH m AS (
+	SELECT d.classid, d.objid FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+	WHERE d.refclassid = 'pg_extension'::regclass AND e.extname = 'textfp' AND d.deptype = 'e')
+SELECT pg_describe_object(m.classid, m.objid, 0) || ' | ' || coalesce(
+	CASE m.classid
+	WHEN 'pg_proc'::regclass THEN (
+		SELECT concat_ws(' ', p.prokind, p.provolatile, p.proisstrict, p.proparallel,
+			p.proleakproof, p.prosecdef, p.procost, p.prorows, p.proretset,
+			p.prorettype::regtype, p.prosupport::regproc, p.proargnames::text,
+			pg_get_expr(p.proargdefaults, 0), p.proconfig::text, p.prolang::regproc,
+			CASE WHEN p.prolang <> 13 THEN md5(p.prosrc) END,
+			obj_description(p.oid, 'pg_proc'))
+		FROM pg_proc p WHERE p.oid = m.objid)
+	WHEN 'pg_type'::regclass THEN (
+		SELECT concat_ws(' ', t.typlen, t.typbyval, t.typtype, t.typcategory, t.typalign,
+			t.typstorage, t.typinput::regproc, t.typoutput::regproc, t.typreceive::regproc,
+			t.typsend::regproc, t.typanalyze::regproc, obj_description(t.oid, 'pg_type'))
+		FROM pg_type t WHERE t.oid = m.objid)
+	WHEN 'pg_operator'::regclass THEN (
+		SELECT concat_ws(' ', o.oprcode::regproc, o.oprrest::regproc, o.oprjoin::regproc,
+			o.oprcom::regoperator, o.oprnegate::regoperator, o.oprcanmerge, o.oprcanhash)
+		FROM pg_operator o WHERE o.oid = m.objid)
+	WHEN 'pg_opclass'::regclass THEN (
+		SELECT concat_ws(' ', c.opcdefault, c.opckeytype::regtype,
+			(SELECT string_agg(format('op%s:%s:%s', a.amopstrategy, a.amopopr::regoperator,
+				a.amoppurpose), ' ' ORDER BY a.amopstrategy)
+			 FROM pg_amop a WHERE a.amopfamily = c.opcfamily),
+			(SELECT string_agg(format('fn%s:%s', p.amprocnum, p.amproc::regprocedure),
+				' ' ORDER BY p.amprocnum)
+			 FROM pg_amproc p WHERE p.amprocfamily = c.opcfamily))
+		FROM pg_opclass c WHERE c.oid = m.objid)
+	WHEN 'pg_cast'::regclass THEN (
+		SELECT concat_ws(' ', c.castfunc::regprocedure, c.castcontext, c.castmethod)
+		FROM pg_cast c WHERE c.oid = m.objid)
+	END, '') AS obj
+FROM m ORDER BY 1};
+
+# The same calls, answered in each database (the schema fp is on search_path).
+my $answers = q{
+SELECT concat_ws(E'\n',
+	simhash('hello world'), simhash(text '你好，世界', ngram => 2),
+	simhash(ARRAY['a', 'b', 'c']), simhash(ARRAY['a', 'b'], ARRAY[1.0, 2.5]::float4[]),
+	simhash_dist(simhash('hello world'), simhash(text 'hello word')),
+	simhash_ball(simhash('hello world'), 3),
+	simhash('hello world')::bigint, simhash('hello world')::bit(64),
+	minhash('hello world', 16), minhash('床前明月光，疑是地上霜。', 8, ngram => 2),
+	shingles('the quick brown fox jumps over'), shingle_jaccard('a b c d e f g', 'a b c d e f h'),
+	pinyin('你好世界'), pinyin_initials('你好世界'),
+	pinyin_dna('床前明月光，疑是地上霜。举头望明月，低头思故乡。'))};
+
+$node->safe_psql('postgres', 'CREATE DATABASE fresh');
+$node->safe_psql('fresh', 'CREATE SCHEMA fp; CREATE EXTENSION textfp SCHEMA fp');
+my $fresh_catalog = $node->safe_psql('fresh', $catalog);
+my $fresh_dx = $node->psql('fresh', '\dx+ textfp', stdout => \my $dx_fresh);
+my $fresh_answers = $node->safe_psql('fresh', "SET search_path = public, fp; $answers");
+cmp_ok(scalar(split /\n/, $fresh_catalog), '>', 100, 'the fresh install has its objects');
+
+sub psql_fp
+{
+	my ($db, $sql) = @_;
+	return $node->safe_psql($db, "SET search_path = public, fp; $sql");
+}
+
+for my $v (@old)
+{
+	my $db = "from_$v";
+	$db =~ s/\W/_/g;
+	$node->safe_psql('postgres', "CREATE DATABASE $db");
+	psql_fp($db, qq{
+		CREATE SCHEMA fp;
+		CREATE EXTENSION textfp VERSION '$v' SCHEMA fp;
+		CREATE TABLE docs (id int PRIMARY KEY, lang text, source text, title text, body text);
+		COPY docs FROM '$data/corpus.tsv';
+		INSERT INTO docs (id, lang, body)
+		SELECT 100000 + id, lang, replace(body, '的', '地') || ' 转载' FROM docs WHERE id % 5 = 0;
+		CREATE TABLE articles AS
+		SELECT id, lang, body, simhash(body) AS fp, minhash(body, 64) AS sig,
+		       pinyin_dna(body) AS dna FROM docs;
+		ALTER TABLE articles ADD PRIMARY KEY (id);
+	});
+	is(psql_fp($db, q{SELECT extversion FROM pg_extension WHERE extname = 'textfp'}), $v,
+		"$db: created at version $v");
+	# one index per operator class, by the names this version has
+	my %opc = map { split /\|/ } split /\n/, psql_fp($db, q{
+		SELECT am.amname || '|' || c.opcname FROM pg_opclass c JOIN pg_am am ON am.oid = c.opcmethod
+		WHERE c.opcintype = (SELECT atttypid FROM pg_attribute
+			WHERE attrelid = 'articles'::regclass AND attname = 'fp')});
+	ok($opc{gist}, "$db: the GiST operator class of this version: $opc{gist}");
+	psql_fp($db, qq{
+		CREATE INDEX a_fp_btree ON articles (fp);
+		CREATE INDEX a_fp_hash  ON articles USING hash (fp);
+		CREATE INDEX a_fp_gin   ON articles USING gin (fp);
+		CREATE INDEX a_fp_gin5  ON articles USING gin (fp $opc{gin} (blocks = 5, width = 12));
+		CREATE INDEX a_fp_gist  ON articles USING gist (fp $opc{gist});
+		CREATE INDEX a_sig_gin  ON articles USING gin (sig);
+		CREATE INDEX a_dna_gin  ON articles USING gin (dna pinyin_dna_ops);
+		ANALYZE articles;
+	});
+
+	my $digest = q{SELECT md5(string_agg(concat_ws('|', id, fp, sig, dna), ',' ORDER BY id)) FROM articles};
+	my $before_digest = psql_fp($db, $digest);
+	my @queries = (
+		[ 'a_fp_btree', q{fp = (SELECT fp FROM articles WHERE id = %d)} ],
+		[ 'a_fp_hash',  q{fp = (SELECT fp FROM articles WHERE id = %d)}, 'enable_indexscan = off; SET enable_bitmapscan = off; SET enable_seqscan = off; SET enable_hashjoin = on' ],
+		[ 'a_fp_gin',   q{simhash_dist(fp, (SELECT fp FROM articles WHERE id = %d)) <= 6} ],
+		[ 'a_fp_gin5',  q{simhash_dist(fp, (SELECT fp FROM articles WHERE id = %d)) <= 8} ],
+		[ 'a_sig_gin',  q{sig % (SELECT sig FROM articles WHERE id = %d)} ],
+		[ 'a_dna_gin',  q{dna %& pinyin_dna_query((SELECT dna FROM articles WHERE id = %d), 2)}, undef, 'zh' ],
+	);
+	my %probes;
+	for my $lang ('zh', 'en')
+	{
+		$probes{$lang} = [ split /\n/, psql_fp($db, qq{
+			SELECT id FROM articles WHERE id % 5 = 0 AND id < 100000 AND lang = '$lang'
+			ORDER BY hashint4(id) LIMIT 5}) ];
+	}
+	my $run = sub {
+		my ($check) = @_;
+		my %got;
+		my ($same, $total) = (0, 0);
+		my @bad;
+		for my $q (@queries)
+		{
+			my ($index, $cond, undef, $lang) = @$q;
+			my @ids = $lang ? @{ $probes{$lang} } : (@{ $probes{zh} }, @{ $probes{en} });
+			for my $id (@ids)
+			{
+				my $sql = "SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') FROM articles WHERE "
+				  . sprintf($cond, $id);
+				my $idx = psql_fp($db, "SET enable_seqscan = off; $sql");
+				$got{"$index $id"} = $idx;
+				next unless $check;
+				my $seq = psql_fp($db, "SET enable_indexscan = off; SET enable_bitmapscan = off; $sql");
+				$total++;
+				if ($seq eq $idx && $seq ne '') { $same++ } else { push @bad, "$index $id" }
+			}
+		}
+		return (\%got, $same, $total, \@bad);
+	};
+	my ($before) = $run->(0);
+
+	psql_fp($db, 'ALTER EXTENSION textfp UPDATE');
+	is(psql_fp($db, q{SELECT extversion FROM pg_extension WHERE extname = 'textfp'}), $default,
+		"$db: updated to $default");
+	is($node->safe_psql($db, $catalog), $fresh_catalog,
+		"$db: the same member objects and properties as a fresh install");
+	$node->psql($db, '\dx+ textfp', stdout => \my $dx_up);
+	is($dx_up, $dx_fresh, "$db: \\dx+ textfp lists what a fresh install lists");
+	is(psql_fp($db, $answers), $fresh_answers, "$db: the same answers as a fresh install");
+	is(psql_fp($db, $digest), $before_digest, "$db: stored fingerprints unchanged");
+	is(psql_fp($db, q{
+		SELECT count(*) FROM articles
+		WHERE fp IS DISTINCT FROM simhash(body) OR sig IS DISTINCT FROM minhash(body, 64)
+		   OR dna IS DISTINCT FROM pinyin_dna(body)}), '0',
+		"$db: stored fingerprints equal fresh computations");
+	is(psql_fp($db, q{SELECT count(*) FROM pg_index WHERE indrelid = 'articles'::regclass AND NOT indisvalid}),
+		'0', "$db: every index valid");
+	my ($after, $same, $total, $bad) = $run->(1);
+	is($same, $total, "$db: $total index queries answer as a sequential scan after the update")
+		or diag("differ or empty: @$bad");
+	is_deeply($after, $before, "$db: and as they did before the update");
+	my $knn = q{SELECT string_agg(d::text, ',') FROM (
+		SELECT fp <-> (SELECT fp FROM articles WHERE id = 77) AS d FROM articles ORDER BY 1 LIMIT 15) t};
+	is(psql_fp($db, "SET enable_seqscan = off; $knn"),
+		psql_fp($db, "SET enable_indexscan = off; SET enable_bitmapscan = off; $knn"),
+		"$db: GiST nearest neighbours after the update equal a sort's");
+	# the planner hook finds the renamed ball type
+	like(psql_fp($db, q{EXPLAIN (COSTS OFF) SELECT id FROM articles
+		WHERE simhash_dist(fp, (SELECT fp FROM articles WHERE id = 5)) <= 3}),
+		qr/a_fp_gin/, "$db: simhash_dist(fp, q) <= k still uses the GIN index");
+	# writes after the update keep the indexes right
+	psql_fp($db, q{INSERT INTO articles SELECT id + 200000, lang, body, simhash(body), minhash(body, 64),
+		pinyin_dna(body) FROM articles WHERE id < 100 });
+	my (undef, $same2, $total2, $bad2) = $run->(1);
+	is($same2, $total2, "$db: after new rows, index queries still answer as a sequential scan")
+		or diag("differ or empty: @$bad2");
+}
+
+$node->stop;
+done_testing();
