@@ -51,12 +51,12 @@ FROM generate_series(1, 4) g;
 -- simhash_clusters: the components of simhash_pairs, from a query and a table
 CREATE FUNCTION h64(i bigint) RETURNS bigint LANGUAGE sql IMMUTABLE AS
 $$ SELECT (hashint8(i)::bigint << 32) # (hashint8(i + 1000003)::bigint & 4294967295) $$;
-CREATE TABLE fps (id bigint, fp simhash);
-INSERT INTO fps SELECT i, h64(i)::simhash FROM generate_series(1, 1500) i;
+CREATE TABLE fps (id bigint, fp simhash64);
+INSERT INTO fps SELECT i, h64(i)::simhash64 FROM generate_series(1, 1500) i;
 -- chains of near-duplicates: each new row is one bit away from an earlier one
-INSERT INTO fps SELECT 1500 + j, (h64(1 + abs(hashint8(-j)) % 1500) # (1::bigint << (j % 64)))::simhash
+INSERT INTO fps SELECT 1500 + j, (h64(1 + abs(hashint8(-j)) % 1500) # (1::bigint << (j % 64)))::simhash64
 FROM generate_series(1, 400) j;
-INSERT INTO fps SELECT id + 400, (fp::bigint # (1::bigint << ((id * 7) % 64)::int))::simhash
+INSERT INTO fps SELECT id + 400, (fp::bigint # (1::bigint << ((id * 7) % 64)::int))::simhash64
 FROM fps WHERE id BETWEEN 1501 AND 1900 AND id % 3 = 0;
 INSERT INTO edges SELECT 5, id_a, id_b FROM simhash_pairs('fps', 'id', 'fp', 3);
 SELECT (SELECT count(*) FROM cte_clusters(5)) AS ids,
@@ -70,7 +70,7 @@ SELECT (SELECT count(*) FROM cte_clusters(5)) AS ids,
        (SELECT count(*) FROM (SELECT * FROM simhash_clusters('SELECT id, fp FROM fps')
                EXCEPT ALL SELECT * FROM cte_clusters(5)) d) AS extra_query;
 -- duplicate ids: rows of one id never pair, so an id alone is no cluster
-SELECT * FROM simhash_clusters($$VALUES (1, '0000000000000000'::simhash), (1, '0000000000000001'),
+SELECT * FROM simhash_clusters($$VALUES (1, '0000000000000000'::simhash64), (1, '0000000000000001'),
   (2, 'ffffffffffffffff'), (3, 'fffffffffffffff7'), (4, '00000000000000ff')$$, 2) ORDER BY id;
 
 -- MinHash candidates: pairs of documents whose signatures are similar (the %

@@ -19,9 +19,9 @@ CREATE FUNCTION flip(v bigint, i bigint, k int) RETURNS bigint LANGUAGE sql IMMU
 $$ SELECT coalesce(v # (SELECT bit_or(1::bigint << (abs(hashint8(i * 64 + g)) % 64)::int)
                         FROM generate_series(1, k) g), v) $$;
 -- 2,400 random rows, 600 near-duplicates of them at 0..7 bits
-CREATE TABLE pt (id bigint, fp simhash);
-INSERT INTO pt SELECT i, h64(i)::simhash FROM generate_series(1, 2400) i;
-INSERT INTO pt SELECT 2400 + j, flip(h64(1 + abs(hashint8(-j)) % 2400), j, j % 8)::simhash
+CREATE TABLE pt (id bigint, fp simhash64);
+INSERT INTO pt SELECT i, h64(i)::simhash64 FROM generate_series(1, 2400) i;
+INSERT INTO pt SELECT 2400 + j, flip(h64(1 + abs(hashint8(-j)) % 2400), j, j % 8)::simhash64
 FROM generate_series(1, 600) j;
 -- the brute-force answer once, up to radius 12
 CREATE TABLE brute AS
@@ -62,7 +62,7 @@ SELECT count(*) FROM simhash_pairs('SELECT id::int2, fp FROM pt WHERE id < 30000
 
 -- NULL ids and fingerprints are skipped; equal ids never pair (like a.id < b.id);
 -- a pair of ids may come out once per pair of rows
-CREATE TABLE dup (id bigint, fp simhash);
+CREATE TABLE dup (id bigint, fp simhash64);
 INSERT INTO dup VALUES (1, '0000000000000000'), (1, '0000000000000001'), (2, '0000000000000003'),
   (2, '0000000000000000'), (3, NULL), (NULL, '0000000000000000'), (4, 'ffffffffffffffff'),
   (5, 'fffffffffffffff0'), (6, '00000000000000ff');
@@ -70,7 +70,7 @@ SELECT * FROM simhash_pairs('SELECT id, fp FROM dup', 4) ORDER BY 1, 2, 3;
 SELECT a.id, b.id, simhash_dist(a.fp, b.fp) FROM dup a JOIN dup b
   ON a.id < b.id AND simhash_dist(a.fp, b.fp) <= 4 ORDER BY 1, 2, 3;
 -- fewer than two rows, no rows
-SELECT count(*) FROM simhash_pairs('SELECT 1, ''0000000000000000''::simhash', 3);
+SELECT count(*) FROM simhash_pairs('SELECT 1, ''0000000000000000''::simhash64', 3);
 SELECT count(*) FROM simhash_pairs('SELECT id, fp FROM pt WHERE false', 3);
 
 -- the table form: the same pairs as the query form, from a table, a
@@ -80,9 +80,9 @@ SELECT count(*) AS pairs,
        (SELECT count(*) FROM (SELECT * FROM simhash_pairs('pt', 'id', 'fp', 5)
                               EXCEPT ALL SELECT * FROM simhash_pairs('SELECT id, fp FROM pt', 5)) d) AS differ
 FROM simhash_pairs('pt', 'id', 'fp', 5);
-CREATE TABLE ppt (fp simhash, id bigint) PARTITION BY RANGE (id);
+CREATE TABLE ppt (fp simhash64, id bigint) PARTITION BY RANGE (id);
 CREATE TABLE ppt_1 PARTITION OF ppt FOR VALUES FROM (1) TO (1000);
-CREATE TABLE ppt_2 (junk text, id bigint, fp simhash);
+CREATE TABLE ppt_2 (junk text, id bigint, fp simhash64);
 ALTER TABLE ppt_2 DROP COLUMN junk;
 ALTER TABLE ppt ATTACH PARTITION ppt_2 FOR VALUES FROM (1000) TO (2000);
 CREATE TABLE ppt_3 PARTITION OF ppt FOR VALUES FROM (2000) TO (2600) PARTITION BY HASH (id);
@@ -96,7 +96,7 @@ SELECT count(*) AS pairs,
        (SELECT count(*) FROM (SELECT * FROM brute WHERE distance <= 5
                               EXCEPT ALL SELECT * FROM simhash_pairs('ppt', 'id', 'fp', 5)) d) AS missing
 FROM simhash_pairs('ppt', 'id', 'fp', 5);
-CREATE TABLE ipt (id bigint, fp simhash);
+CREATE TABLE ipt (id bigint, fp simhash64);
 CREATE TABLE ipt_child (extra int) INHERITS (ipt);
 INSERT INTO ipt SELECT * FROM pt WHERE id % 2 = 0;
 INSERT INTO ipt_child SELECT id, fp, 0 FROM pt WHERE id % 2 = 1;
@@ -108,9 +108,9 @@ SELECT (SELECT count(*) FROM simhash_pairs('pt_view', 'vid', 'vfp', 5)) AS view_
 
 -- in parts: maintenance_work_mem 1MB holds 40,000 rows and a fifth of
 -- their sort entries; the same pairs as with room for all
-CREATE TABLE big (id bigint, fp simhash);
-INSERT INTO big SELECT i, h64(i)::simhash FROM generate_series(1, 36000) i;
-INSERT INTO big SELECT 36000 + j, flip(h64(1 + abs(hashint8(-j)) % 36000), j, j % 6)::simhash
+CREATE TABLE big (id bigint, fp simhash64);
+INSERT INTO big SELECT i, h64(i)::simhash64 FROM generate_series(1, 36000) i;
+INSERT INTO big SELECT 36000 + j, flip(h64(1 + abs(hashint8(-j)) % 36000), j, j % 6)::simhash64
 FROM generate_series(1, 4000) j;
 CREATE TABLE big_whole AS SELECT * FROM simhash_pairs('big', 'id', 'fp', 4);
 SET maintenance_work_mem = '1MB';
@@ -129,7 +129,7 @@ RESET maintenance_work_mem;
 CREATE ROLE pairs_user;
 GRANT USAGE ON SCHEMA pairs_t TO pairs_user;
 GRANT SELECT (id) ON pt TO pairs_user;
-CREATE TABLE rls (id bigint, fp simhash, owner text);
+CREATE TABLE rls (id bigint, fp simhash64, owner text);
 INSERT INTO rls SELECT id, fp, CASE WHEN id % 2 = 0 THEN 'pairs_user' ELSE 'other' END FROM pt;
 ALTER TABLE rls ENABLE ROW LEVEL SECURITY;
 CREATE POLICY mine ON rls USING (owner = current_user);
@@ -162,7 +162,7 @@ SELECT err($$SELECT * FROM simhash_pairs('SELECT id::numeric, fp FROM pt')$$);
 SELECT err($$SELECT * FROM simhash_pairs('SELECT id, fp::bigint::int4 FROM pt WHERE false')$$);
 SELECT err($$SELECT * FROM simhash_pairs('SELECT id, fp FROM no_such_table')$$);
 SELECT err($$SELECT * FROM simhash_pairs('SELEC id, fp FROM pt')$$);
-SELECT err($$SELECT * FROM simhash_pairs('INSERT INTO pt VALUES (1, 0::bigint::simhash)')$$);
+SELECT err($$SELECT * FROM simhash_pairs('INSERT INTO pt VALUES (1, 0::bigint::simhash64)')$$);
 SELECT err($$SELECT * FROM simhash_pairs('pt', 'nope', 'fp')$$);
 SELECT err($$SELECT * FROM simhash_pairs('pt', 'id', 'nope')$$);
 SELECT err($$SELECT * FROM simhash_pairs('pt', 'fp', 'id')$$);

@@ -171,20 +171,14 @@ input_add(PairsInput *in, int64 id, uint64 fp)
 		progress_read(in);
 }
 
-/* the extension's fingerprint type (either name, before and after 1.1) or bigint */
+/* the extension's fingerprint type (in the extension's schema) or bigint */
 static bool
 is_fp_type(Oid type, Oid nsp)
 {
-	static const char *const names[] = {"simhash64", "simhash"};
-
 	type = getBaseType(type);
-	if (type == INT8OID)
-		return true;
-	for (int i = 0; i < lengthof(names); i++)
-		if (type == GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-									CStringGetDatum(names[i]), ObjectIdGetDatum(nsp)))
-			return true;
-	return false;
+	return type == INT8OID ||
+		type == GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+								CStringGetDatum("simhash64"), ObjectIdGetDatum(nsp));
 }
 
 static void

@@ -40,7 +40,7 @@ for N in "${SIZES[@]}"; do
     tfp_log "loading $N fingerprints (1% near-duplicates)"
     tfp_psql -d postgres <<SQL || exit 1
 DROP TABLE IF EXISTS fps;
-CREATE TABLE fps (id bigint, fp simhash);
+CREATE TABLE fps (id bigint, fp simhash64);
 -- fingerprints from a hash of the row number; every 100th row is h64(id / 2)
 -- with 1..3 bits flipped: a near-duplicate of row id / 2 where that row is
 -- not itself such a copy (half of them: N / 200 planted pairs)
@@ -49,7 +49,7 @@ CREATE FUNCTION pg_temp.h64(i bigint) RETURNS bigint LANGUAGE sql IMMUTABLE AS
 INSERT INTO fps SELECT i, CASE WHEN i % 100 <> 0 THEN pg_temp.h64(i)
     ELSE pg_temp.h64(i / 2) # (1::bigint << (i % 64)::int)
          # CASE WHEN i % 3 > 0 THEN 1::bigint << ((i / 64) % 64)::int ELSE 0 END
-         # CASE WHEN i % 3 > 1 THEN 1::bigint << ((i / 4096) % 64)::int ELSE 0 END END::simhash
+         # CASE WHEN i % 3 > 1 THEN 1::bigint << ((i / 4096) % 64)::int ELSE 0 END END::simhash64
   FROM generate_series(1, $N) i;
 VACUUM ANALYZE fps;
 SQL

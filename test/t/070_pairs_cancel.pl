@@ -17,8 +17,8 @@ $node->start;
 
 $node->safe_psql('postgres', q{
 CREATE EXTENSION textfp;
-CREATE TABLE t (id bigint, fp simhash);
-INSERT INTO t SELECT i, ((hashint8(i)::bigint << 32) # (hashint8(-i)::bigint & 4294967295))::simhash
+CREATE TABLE t (id bigint, fp simhash64);
+INSERT INTO t SELECT i, ((hashint8(i)::bigint << 32) # (hashint8(-i)::bigint & 4294967295))::simhash64
   FROM generate_series(1, 200000) i;
 });
 my $pid = $node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()');
