@@ -123,7 +123,8 @@ SELECT (SELECT count(*) FROM part0) + (SELECT count(*) FROM part1) AS partitione
        (SELECT count(*) FROM part0) BETWEEN 1 AND 999 AS both_used;
 
 -- the catalog: every function immutable, strict, parallel safe (aggregates
--- are not strict: they skip NULLs themselves; minhash_similar reads a setting)
+-- are not strict: they skip NULLs themselves; minhash_similar reads a setting;
+-- the batch searches read tables or run queries)
 SELECT p.proname, p.provolatile, p.proisstrict, p.proparallel
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'
