@@ -124,7 +124,8 @@ SELECT (SELECT count(*) FROM part0) + (SELECT count(*) FROM part1) AS partitione
 
 -- the catalog: every function immutable, strict, parallel safe (aggregates
 -- are not strict: they skip NULLs themselves; minhash_similar reads a setting;
--- the batch searches read tables or run queries)
+-- the batch searches and the reports read tables or run queries; the
+-- arrivals check and its trigger write tables)
 SELECT p.proname, p.provolatile, p.proisstrict, p.proparallel
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'

@@ -1,0 +1,433 @@
+--
+-- Reports over a match table (textfp_check_arrivals' records): clusters of
+-- the match graph and their sizes, duplicates per source and per day, the
+-- most copied rows, and textfp_report(), one self-contained HTML page with
+-- all of them.  Set-returning functions rather than views, because the
+-- match table and the corpus are the user's, named in the call.  A NULL
+-- method means the records of every method.
+--
+
+CREATE FUNCTION @extschema@.textfp_html_escape(t text)
+	RETURNS text
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $fn$
+SELECT pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
+	pg_catalog.regexp_replace(t, '[\x01-\x08\x0B\x0C\x0E-\x1F\x7F]', '', 'g'),
+	'&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')
+$fn$;
+COMMENT ON FUNCTION @extschema@.textfp_html_escape(text)
+	IS 'the text with & < > " and '' written as character references (control characters other than tab and line breaks dropped): safe as HTML content and in quoted attributes';
+
+CREATE FUNCTION @extschema@.textfp_match_clusters(matches regclass, method text DEFAULT NULL)
+	RETURNS TABLE (id bigint, cluster_id bigint, cluster_size bigint, representative bigint)
+	LANGUAGE plpgsql STABLE PARALLEL UNSAFE ROWS 1000
+AS $fn$
+BEGIN
+	IF matches IS NULL THEN
+		RAISE EXCEPTION 'textfp_match_clusters: matches must not be NULL' USING ERRCODE = '22004';
+	END IF;
+	RETURN QUERY EXECUTE pg_catalog.format(
+		'SELECT * FROM %s.textfp_clusters(%L)',
+		(SELECT e.extnamespace::regnamespace::text FROM pg_catalog.pg_extension e WHERE e.extname = 'textfp'),
+		pg_catalog.format('SELECT m.new_id, m.matched_id FROM %s m WHERE %L::text IS NULL OR m.method = %L',
+						  matches, method, method));
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.textfp_match_clusters(regclass, text)
+	IS 'connected components of the pairs of a match table: one row per id, cluster_id = representative = smallest id';
+
+CREATE FUNCTION @extschema@.textfp_cluster_sizes(matches regclass, method text DEFAULT NULL)
+	RETURNS TABLE (cluster_size bigint, clusters bigint, rows bigint)
+	LANGUAGE sql STABLE PARALLEL UNSAFE
+AS $fn$
+SELECT c.cluster_size, pg_catalog.count(DISTINCT c.cluster_id), pg_catalog.count(*)
+FROM @extschema@.textfp_match_clusters(matches, method) c
+GROUP BY c.cluster_size ORDER BY c.cluster_size
+$fn$;
+COMMENT ON FUNCTION @extschema@.textfp_cluster_sizes(regclass, text)
+	IS 'cluster size distribution of a match table: clusters of each size and the rows in them';
+
+CREATE FUNCTION @extschema@.textfp_most_copied(matches regclass, n int4 DEFAULT 20, method text DEFAULT NULL)
+	RETURNS TABLE (matched_id bigint, copies bigint, best_similarity float8, least_distance int4,
+				   first_copied timestamptz, last_copied timestamptz)
+	LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+AS $fn$
+BEGIN
+	IF matches IS NULL THEN
+		RAISE EXCEPTION 'textfp_most_copied: matches must not be NULL' USING ERRCODE = '22004';
+	END IF;
+	RETURN QUERY EXECUTE pg_catalog.format(
+		'SELECT m.matched_id::bigint, pg_catalog.count(DISTINCT m.new_id), pg_catalog.max(m.similarity)::float8,
+				pg_catalog.min(m.distance)::int4, pg_catalog.min(m.matched_at)::timestamptz,
+				pg_catalog.max(m.matched_at)::timestamptz
+		 FROM %s m WHERE $1 IS NULL OR m.method = $1
+		 GROUP BY m.matched_id ORDER BY 2 DESC, 1 LIMIT $2', matches)
+		USING method, n;
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.textfp_most_copied(regclass, int4, text)
+	IS 'the n rows of a match table matched by the most new rows (the most copied originals)';
+
+CREATE FUNCTION @extschema@.textfp_duplicates_by_day(matches regclass, method text DEFAULT NULL,
+		corpus regclass DEFAULT NULL, date_column name DEFAULT NULL, id_column name DEFAULT 'id')
+	RETURNS TABLE (day date, copies bigint, pairs bigint, originals bigint)
+	LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+AS $fn$
+BEGIN
+	IF matches IS NULL THEN
+		RAISE EXCEPTION 'textfp_duplicates_by_day: matches must not be NULL' USING ERRCODE = '22004';
+	END IF;
+	IF (corpus IS NULL) <> (date_column IS NULL) THEN
+		RAISE EXCEPTION 'textfp_duplicates_by_day: give both corpus and date_column, or neither'
+			USING ERRCODE = '22023',
+				  DETAIL = 'Without them the day is the day a match was recorded; with them, the new row''s date.';
+	END IF;
+	RETURN QUERY EXECUTE pg_catalog.format(
+		'SELECT x.d, pg_catalog.count(DISTINCT x.new_id), pg_catalog.count(DISTINCT (x.new_id, x.matched_id)),
+				pg_catalog.count(DISTINCT x.matched_id)
+		 FROM (SELECT %1$s AS d, m.new_id, m.matched_id FROM %2$s m %3$s
+			   WHERE $1 IS NULL OR m.method = $1) x
+		 GROUP BY x.d ORDER BY x.d',
+		CASE WHEN corpus IS NULL THEN 'm.matched_at::date' ELSE pg_catalog.format('c.%I::date', date_column) END,
+		matches,
+		CASE WHEN corpus IS NULL THEN ''
+			 ELSE pg_catalog.format('JOIN %s c ON c.%I = m.new_id', corpus, id_column) END)
+		USING method;
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.textfp_duplicates_by_day(regclass, text, regclass, name, name)
+	IS 'per day (of the match, or of the new row''s date column): new rows that are copies, pairs, originals copied';
+
+CREATE FUNCTION @extschema@.textfp_duplicates_by_source(matches regclass, corpus regclass,
+		source_column name, id_column name DEFAULT 'id', method text DEFAULT NULL)
+	RETURNS TABLE (source text, documents bigint, copies bigint, copies_from_other_sources bigint,
+				   originals bigint, originals_copied_by_other_sources bigint)
+	LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+AS $fn$
+BEGIN
+	IF matches IS NULL OR corpus IS NULL OR source_column IS NULL OR id_column IS NULL THEN
+		RAISE EXCEPTION 'textfp_duplicates_by_source: matches, corpus, source_column and id_column must not be NULL'
+			USING ERRCODE = '22004';
+	END IF;
+	-- a source: its rows; its rows that copy another (from another source);
+	-- its rows that others copied (others from another source)
+	RETURN QUERY EXECUTE pg_catalog.format($q$
+		WITH p AS (
+			SELECT DISTINCT m.new_id, m.matched_id, cn.%3$I::text AS new_source, cm.%3$I::text AS matched_source
+			FROM %1$s m JOIN %2$s cn ON cn.%4$I = m.new_id JOIN %2$s cm ON cm.%4$I = m.matched_id
+			WHERE $1 IS NULL OR m.method = $1),
+		docs AS (SELECT c.%3$I::text AS src, pg_catalog.count(*) AS n FROM %2$s c GROUP BY 1),
+		cp AS (SELECT p.new_source AS src, pg_catalog.count(DISTINCT p.new_id) AS n,
+					  pg_catalog.count(DISTINCT p.new_id) FILTER (WHERE p.matched_source IS DISTINCT FROM p.new_source) AS other
+			   FROM p GROUP BY 1),
+		og AS (SELECT p.matched_source AS src, pg_catalog.count(DISTINCT p.matched_id) AS n,
+					  pg_catalog.count(DISTINCT p.matched_id) FILTER (WHERE p.matched_source IS DISTINCT FROM p.new_source) AS other
+			   FROM p GROUP BY 1)
+		SELECT d.src, d.n, coalesce(cp.n, 0), coalesce(cp.other, 0), coalesce(og.n, 0), coalesce(og.other, 0)
+		FROM docs d
+		LEFT JOIN cp ON cp.src IS NOT DISTINCT FROM d.src
+		LEFT JOIN og ON og.src IS NOT DISTINCT FROM d.src
+		ORDER BY 3 DESC, 5 DESC, 1$q$,
+		matches, corpus, source_column, id_column)
+		USING method;
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.textfp_duplicates_by_source(regclass, regclass, name, name, text)
+	IS 'per source (site) of the corpus: rows, rows that copy another (from another source), rows copied by others (by another source)';
+
+CREATE FUNCTION @extschema@.textfp_report(
+		corpus regclass,
+		matches regclass,
+		title_column name DEFAULT 'title',
+		body_column name DEFAULT 'body',
+		source_column name DEFAULT NULL,
+		id_column name DEFAULT 'id',
+		method text DEFAULT NULL,
+		clusters int4 DEFAULT 10,
+		heading text DEFAULT NULL)
+	RETURNS text
+	LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+AS $fn$
+DECLARE
+	ext text := (SELECT e.extnamespace::regnamespace::text FROM pg_catalog.pg_extension e
+				 WHERE e.extname = 'textfp');
+	h text;
+	sql text;
+	r record;
+	c record;
+	n_docs bigint;
+	n_records bigint;
+	n_pairs bigint;
+	n_copies bigint;
+	n_originals bigint;
+	n_clusters bigint := 0;
+	n_clustered bigint := 0;
+	largest bigint := 0;
+	maxd int4;
+	maxn bigint;
+	bw float8;
+	x float8;
+	y float8;
+	partner bigint;
+	col name;
+	title_expr text;
+	body_expr text;
+	source_expr text;
+	excerpt constant int4 := 600;
+	shown constant int4 := 20;
+BEGIN
+	IF corpus IS NULL OR matches IS NULL OR id_column IS NULL THEN
+		RAISE EXCEPTION 'textfp_report: corpus, matches and id_column must not be NULL' USING ERRCODE = '22004';
+	END IF;
+	IF clusters IS NULL OR clusters < 0 OR clusters > 1000 THEN
+		RAISE EXCEPTION 'textfp_report: clusters must be between 0 and 1000, not %', coalesce(clusters::text, 'NULL')
+			USING ERRCODE = '22023', DETAIL = 'It is the number of largest clusters shown with their rows.';
+	END IF;
+	FOREACH col IN ARRAY ARRAY[id_column, title_column, body_column, source_column] LOOP
+		IF col IS NOT NULL AND NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a WHERE a.attrelid = corpus
+										   AND a.attname = col AND a.attnum > 0 AND NOT a.attisdropped) THEN
+			RAISE EXCEPTION 'column "%" of relation % does not exist', col, corpus
+				USING ERRCODE = '42703', HINT = 'Name the corpus''s columns with id_column, title_column, body_column and source_column (NULL: none).';
+		END IF;
+	END LOOP;
+	title_expr := CASE WHEN title_column IS NULL THEN 'NULL::text' ELSE pg_catalog.format('c.%I::text', title_column) END;
+	body_expr := CASE WHEN body_column IS NULL THEN 'NULL::text' ELSE pg_catalog.format('c.%I::text', body_column) END;
+	source_expr := CASE WHEN source_column IS NULL THEN 'NULL::text' ELSE pg_catalog.format('c.%I::text', source_column) END;
+	heading := coalesce(heading, 'Near-duplicates in ' || corpus::text);
+
+	-- summary figures
+	EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s', corpus) INTO n_docs;
+	EXECUTE pg_catalog.format(
+		'SELECT pg_catalog.count(*), pg_catalog.count(DISTINCT (m.new_id, m.matched_id)),
+				pg_catalog.count(DISTINCT m.new_id), pg_catalog.count(DISTINCT m.matched_id)
+		 FROM %s m WHERE $1 IS NULL OR m.method = $1', matches)
+		INTO n_records, n_pairs, n_copies, n_originals USING method;
+	SELECT coalesce(pg_catalog.sum(s.clusters), 0), coalesce(pg_catalog.sum(s.rows), 0),
+		   coalesce(pg_catalog.max(s.cluster_size), 0)
+		INTO n_clusters, n_clustered, largest
+	FROM @extschema@.textfp_cluster_sizes(matches, method) s;
+
+	h := '<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src ''none''; style-src ''unsafe-inline''">
+<meta name="generator" content="textfp">
+<title>' || @extschema@.textfp_html_escape(heading) || '</title>
+<style>
+body { font-family: system-ui, "Noto Sans", "Noto Sans CJK SC", sans-serif; margin: 2em auto; max-width: 1100px; color: #222; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: .2em; }
+h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
+h3 { font-size: 1.05em; margin-bottom: .3em; }
+p.meta { color: #666; margin-top: 0; }
+.figures { display: flex; flex-wrap: wrap; gap: .8em; }
+.figure { background: #f3f6fa; border: 1px solid #d8e0ea; border-radius: 6px; padding: .6em 1em; min-width: 9em; }
+.figure b { display: block; font-size: 1.6em; color: #1f4e8c; }
+table { border-collapse: collapse; margin: .5em 0; }
+th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top; }
+th { background: #f3f6fa; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.bar { display: inline-block; height: .8em; background: #5b8fd1; }
+.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; }
+.pair > div { border: 1px solid #ddd; border-radius: 6px; padding: .5em .8em; background: #fcfcfc; }
+.pair h4 { margin: 0 0 .4em 0; font-size: .95em; }
+.excerpt { white-space: pre-wrap; font-size: .9em; line-height: 1.45; }
+.none { color: #888; font-style: italic; }
+svg text { font-size: 10px; fill: #333; }
+</style>
+</head>
+<body>
+<h1>' || @extschema@.textfp_html_escape(heading) || '</h1>
+<p class="meta">corpus ' || @extschema@.textfp_html_escape(corpus::text) || ', match table '
+		|| @extschema@.textfp_html_escape(matches::text) || ', '
+		|| CASE WHEN method IS NULL THEN 'all methods' ELSE 'method ' || @extschema@.textfp_html_escape(method) END
+		|| '; generated ' || pg_catalog.to_char(pg_catalog.now(), 'YYYY-MM-DD HH24:MI:SS TZ') || '</p>
+<h2 id="summary">Summary</h2>
+<div class="figures">';
+	FOR r IN SELECT * FROM (VALUES (n_docs, 'rows in the corpus'), (n_copies, 'rows that copy another'),
+								   (n_originals, 'rows copied'), (n_pairs, 'pairs'), (n_records, 'match records'),
+								   (n_clusters, 'clusters'), (n_clustered, 'rows in clusters'),
+								   (largest, 'largest cluster')) v(n, what) LOOP
+		h := h || pg_catalog.format('<div class="figure"><b>%s</b>%s</div>',
+									pg_catalog.to_char(r.n, 'FM999,999,999,999,990'), r.what);
+	END LOOP;
+	h := h || '</div>
+<h3>Records by method</h3>
+<table><tr><th>method</th><th>records</th><th>new rows</th><th>first recorded</th><th>last recorded</th></tr>';
+	FOR r IN EXECUTE pg_catalog.format(
+		'SELECT m.method::text AS method, pg_catalog.count(*) AS n, pg_catalog.count(DISTINCT m.new_id) AS copies,
+				pg_catalog.min(m.matched_at) AS first, pg_catalog.max(m.matched_at) AS last
+		 FROM %s m WHERE $1 IS NULL OR m.method = $1 GROUP BY 1 ORDER BY 1', matches) USING method LOOP
+		h := h || pg_catalog.format('<tr><td>%s</td><td class="n">%s</td><td class="n">%s</td><td>%s</td><td>%s</td></tr>',
+									@extschema@.textfp_html_escape(r.method), r.n, r.copies,
+									pg_catalog.to_char(r.first, 'YYYY-MM-DD HH24:MI'), pg_catalog.to_char(r.last, 'YYYY-MM-DD HH24:MI'));
+	END LOOP;
+	h := h || '</table>';
+
+	-- the histogram of the Hamming distances of the simhash records, as SVG
+	h := h || '
+<h2 id="distances">Hamming distances</h2>';
+	EXECUTE pg_catalog.format(
+		'SELECT pg_catalog.max(m.distance), pg_catalog.max(n) FROM (
+		   SELECT m.distance, pg_catalog.count(*) AS n FROM %s m
+		   WHERE m.method = ''simhash'' AND ($1 IS NULL OR m.method = $1) AND m.distance IS NOT NULL
+		   GROUP BY 1) m', matches) INTO maxd, maxn USING method;
+	IF maxd IS NULL THEN
+		h := h || '<p class="none">No simhash matches recorded.</p>';
+	ELSE
+		maxd := greatest(maxd, 3);
+		bw := 600.0 / (maxd + 1);
+		h := h || pg_catalog.format('
+<svg xmlns="http://www.w3.org/2000/svg" width="660" height="230" viewBox="0 0 660 230" role="img" aria-label="matches by Hamming distance">
+<title>simhash matches by Hamming distance (bits)</title>
+<line x1="40" y1="190" x2="645" y2="190" stroke="#888"/>
+<text x="340" y="225" text-anchor="middle">Hamming distance (bits)</text>
+<text x="12" y="105" text-anchor="middle" transform="rotate(-90 12 105)">matches</text>');
+		FOR r IN EXECUTE pg_catalog.format(
+			'SELECT d, coalesce(n, 0) AS n FROM pg_catalog.generate_series(0, $2) d
+			 LEFT JOIN (SELECT m.distance, pg_catalog.count(*) AS n FROM %s m
+						WHERE m.method = ''simhash'' AND ($1 IS NULL OR m.method = $1) GROUP BY 1) m ON m.distance = d
+			 ORDER BY d', matches) USING method, maxd LOOP
+			x := 42 + r.d * bw;
+			y := 170.0 * r.n / maxn;
+			h := h || pg_catalog.format('
+<rect x="%s" y="%s" width="%s" height="%s" fill="#5b8fd1"><title>%s bits: %s matches</title></rect>',
+				round(x::numeric, 1), round((190 - y)::numeric, 1), round(greatest(bw - 2, 1)::numeric, 1),
+				round(y::numeric, 1), r.d, r.n);
+			IF r.n > 0 AND bw >= 14 THEN
+				h := h || pg_catalog.format('<text x="%s" y="%s" text-anchor="middle">%s</text>',
+					round((x + bw / 2 - 1)::numeric, 1), round((186 - y)::numeric, 1), r.n);
+			END IF;
+			IF bw >= 14 OR r.d % 4 = 0 THEN
+				h := h || pg_catalog.format('<text x="%s" y="203" text-anchor="middle">%s</text>',
+					round((x + bw / 2 - 1)::numeric, 1), r.d);
+			END IF;
+		END LOOP;
+		h := h || '
+</svg>';
+	END IF;
+
+	-- per day (the last 31 days with matches) and per source
+	h := h || '
+<h2 id="days">Copies found per day</h2>';
+	maxn := NULL;
+	FOR r IN SELECT d.*, pg_catalog.max(d.copies) OVER () AS top
+			 FROM @extschema@.textfp_duplicates_by_day(matches, method) d ORDER BY d.day DESC LIMIT 31 LOOP
+		IF maxn IS NULL THEN
+			maxn := r.top;
+			h := h || '<table><tr><th>day</th><th>new rows that copy another</th><th>pairs</th><th>rows copied</th><th></th></tr>';
+		END IF;
+		h := h || pg_catalog.format('<tr><td>%s</td><td class="n">%s</td><td class="n">%s</td><td class="n">%s</td><td><span class="bar" style="width: %spx"></span></td></tr>',
+									r.day, r.copies, r.pairs, r.originals, round(200.0 * r.copies / greatest(r.top, 1)));
+	END LOOP;
+	h := h || CASE WHEN maxn IS NULL THEN '<p class="none">No matches recorded.</p>' ELSE '</table>' END;
+	IF source_column IS NOT NULL THEN
+		h := h || '
+<h2 id="sources">By source</h2>
+<table><tr><th>source</th><th>rows</th><th>rows that copy another</th><th>… from another source</th><th>rows copied</th><th>… by another source</th></tr>';
+		FOR r IN SELECT * FROM @extschema@.textfp_duplicates_by_source(matches, corpus, source_column, id_column, method) LOOP
+			h := h || pg_catalog.format('<tr><td>%s</td><td class="n">%s</td><td class="n">%s</td><td class="n">%s</td><td class="n">%s</td><td class="n">%s</td></tr>',
+				coalesce(@extschema@.textfp_html_escape(r.source), '<span class="none">none</span>'),
+				r.documents, r.copies, r.copies_from_other_sources, r.originals, r.originals_copied_by_other_sources);
+		END LOOP;
+		h := h || '</table>';
+	END IF;
+
+	-- the most copied rows
+	h := h || '
+<h2 id="copied">Most copied</h2>';
+	maxn := NULL;
+	FOR r IN EXECUTE pg_catalog.format(
+		'SELECT t.*, %1$s AS title, %2$s AS source FROM %3$s.textfp_most_copied($1, 10, $2) t
+		 LEFT JOIN %4$s c ON c.%5$I = t.matched_id ORDER BY t.copies DESC, t.matched_id',
+		title_expr, source_expr, ext, corpus, id_column) USING matches, method LOOP
+		IF maxn IS NULL THEN
+			maxn := 0;
+			h := h || '<table><tr><th>id</th><th>title</th>' || CASE WHEN source_column IS NULL THEN '' ELSE '<th>source</th>' END
+				|| '<th>copies</th><th>best similarity</th><th>first copied</th><th>last copied</th></tr>';
+		END IF;
+		h := h || pg_catalog.format('<tr><td class="n">%s</td><td>%s</td>%s<td class="n">%s</td><td class="n">%s</td><td>%s</td><td>%s</td></tr>',
+			r.matched_id, coalesce(@extschema@.textfp_html_escape(r.title), ''),
+			CASE WHEN source_column IS NULL THEN '' ELSE '<td>' || coalesce(@extschema@.textfp_html_escape(r.source), '') || '</td>' END,
+			r.copies, coalesce(round(r.best_similarity::numeric, 3)::text, ''),
+			pg_catalog.to_char(r.first_copied, 'YYYY-MM-DD HH24:MI'), pg_catalog.to_char(r.last_copied, 'YYYY-MM-DD HH24:MI'));
+	END LOOP;
+	h := h || CASE WHEN maxn IS NULL THEN '<p class="none">No matches recorded.</p>' ELSE '</table>' END;
+
+	-- cluster sizes, and the largest clusters with their rows and a
+	-- side-by-side excerpt of the representative and its closest copy
+	h := h || '
+<h2 id="clusters">Clusters</h2>';
+	IF n_clusters = 0 THEN
+		h := h || '<p class="none">No clusters.</p>';
+	ELSE
+		h := h || '<table><tr><th>cluster size</th><th>clusters</th><th>rows</th><th></th></tr>';
+		FOR r IN SELECT s.*, pg_catalog.max(s.clusters) OVER () AS top
+				 FROM @extschema@.textfp_cluster_sizes(matches, method) s ORDER BY s.cluster_size LOOP
+			h := h || pg_catalog.format('<tr><td class="n">%s</td><td class="n">%s</td><td class="n">%s</td><td><span class="bar" style="width: %spx"></span></td></tr>',
+				r.cluster_size, r.clusters, r.rows, round(200.0 * r.clusters / r.top));
+		END LOOP;
+		h := h || '</table>';
+	END IF;
+	FOR c IN SELECT k.cluster_id, k.cluster_size, pg_catalog.array_agg(k.id ORDER BY k.id) AS members
+			 FROM @extschema@.textfp_match_clusters(matches, method) k
+			 GROUP BY k.cluster_id, k.cluster_size
+			 ORDER BY k.cluster_size DESC, k.cluster_id LIMIT clusters LOOP
+		h := h || pg_catalog.format('
+<h3 id="cluster-%1$s">Cluster %1$s: %2$s rows</h3>
+<table><tr><th>id</th><th>title</th>%3$s<th>closest match</th></tr>',
+			c.cluster_id, c.cluster_size, CASE WHEN source_column IS NULL THEN '' ELSE '<th>source</th>' END);
+		FOR r IN EXECUTE pg_catalog.format(
+			'SELECT x.id, %1$s AS title, %2$s AS source, b.method, b.distance, b.similarity, b.other
+			 FROM pg_catalog.unnest($1) WITH ORDINALITY AS x(id, o)
+			 LEFT JOIN %3$s c ON c.%4$I = x.id
+			 LEFT JOIN LATERAL (
+				SELECT m.method, m.distance, m.similarity,
+					   CASE WHEN m.new_id = x.id THEN m.matched_id ELSE m.new_id END AS other
+				FROM %5$s m WHERE (m.new_id = x.id OR m.matched_id = x.id) AND ($2 IS NULL OR m.method = $2)
+				ORDER BY m.distance NULLS LAST, m.similarity DESC NULLS LAST, 4 LIMIT 1) b ON true
+			 WHERE x.o <= $3 ORDER BY x.id',
+			title_expr, source_expr, corpus, id_column, matches) USING c.members, method, shown LOOP
+			h := h || pg_catalog.format('<tr><td class="n">%s</td><td>%s</td>%s<td>%s</td></tr>',
+				r.id, coalesce(@extschema@.textfp_html_escape(r.title), ''),
+				CASE WHEN source_column IS NULL THEN '' ELSE '<td>' || coalesce(@extschema@.textfp_html_escape(r.source), '') || '</td>' END,
+				CASE WHEN r.method IS NULL THEN '' ELSE
+					pg_catalog.format('%s, %s (%s)', r.other,
+						CASE WHEN r.distance IS NOT NULL THEN r.distance || ' bits'
+							 ELSE 'similarity ' || round(r.similarity::numeric, 3) END,
+						@extschema@.textfp_html_escape(r.method)) END);
+		END LOOP;
+		h := h || '</table>';
+		IF c.cluster_size > shown THEN
+			h := h || pg_catalog.format('<p class="none">and %s more rows</p>', c.cluster_size - shown);
+		END IF;
+		IF body_column IS NOT NULL THEN
+			-- the representative (smallest id) and its closest recorded copy
+			EXECUTE pg_catalog.format(
+				'SELECT CASE WHEN m.new_id = $1 THEN m.matched_id ELSE m.new_id END FROM %s m
+				 WHERE (m.new_id = $1 OR m.matched_id = $1) AND ($2 IS NULL OR m.method = $2)
+				 ORDER BY m.distance NULLS LAST, m.similarity DESC NULLS LAST, 1 LIMIT 1', matches)
+				INTO partner USING c.cluster_id, method;
+			partner := coalesce(partner, c.members[2]);
+			h := h || '
+<div class="pair">';
+			FOR r IN EXECUTE pg_catalog.format(
+				'SELECT x.id, %1$s AS title, %2$s AS body FROM pg_catalog.unnest($1) WITH ORDINALITY AS x(id, o)
+				 LEFT JOIN %3$s c ON c.%4$I = x.id ORDER BY x.o',
+				title_expr, body_expr, corpus, id_column) USING ARRAY[c.cluster_id, partner] LOOP
+				h := h || pg_catalog.format('<div><h4>%s %s</h4><div class="excerpt">%s%s</div></div>',
+					r.id, coalesce(@extschema@.textfp_html_escape(r.title), ''),
+					coalesce(@extschema@.textfp_html_escape(pg_catalog.left(r.body, excerpt)), '<span class="none">no text</span>'),
+					CASE WHEN pg_catalog.length(r.body) > excerpt THEN ' …' ELSE '' END);
+			END LOOP;
+			h := h || '</div>';
+		END IF;
+	END LOOP;
+	RETURN h || '
+</body>
+</html>
+';
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.textfp_report(regclass, regclass, name, name, name, name, text, int4, text)
+	IS 'a self-contained HTML page about a match table: summary figures, Hamming distance histogram, copies per day and source, most copied rows, cluster sizes, the largest clusters with side-by-side excerpts';
