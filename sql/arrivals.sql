@@ -14,17 +14,8 @@ SET search_path = arrivals_t, public;
 SET client_min_messages = warning;
 
 -- the sample corpus with a generated fingerprint of each kind, each indexed
-CREATE TABLE articles (
-    id     int PRIMARY KEY,
-    lang   text,
-    source text,
-    title  text,
-    body   text NOT NULL,
-    fp     simhash64 GENERATED ALWAYS AS (simhash(body)) STORED,
-    sig    minhash GENERATED ALWAYS AS (minhash(body, 128)) STORED,
-    dna    int8[] GENERATED ALWAYS AS (pinyin_dna(body)) STORED
-);
-\copy articles (id, lang, source, title, body) FROM 'test/data/corpus.tsv'
+\set corpus_table articles
+\i sql/include/corpus_fp.sql
 CREATE TABLE truth (id int, original_id int, transformation text);
 \copy truth FROM 'test/data/corpus_truth.tsv'
 CREATE INDEX articles_fp ON articles USING gin (fp);

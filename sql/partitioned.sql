@@ -11,17 +11,8 @@ CREATE SCHEMA part_t;
 SET search_path = part_t, public;
 SET client_min_messages = warning;
 
-CREATE TABLE flat (
-    id     int PRIMARY KEY,
-    lang   text,
-    source text,
-    title  text,
-    body   text NOT NULL,
-    fp     simhash64 GENERATED ALWAYS AS (simhash(body)) STORED,
-    sig    minhash GENERATED ALWAYS AS (minhash(body, 128)) STORED,
-    dna    int8[] GENERATED ALWAYS AS (pinyin_dna(body)) STORED
-);
-\copy flat (id, lang, source, title, body) FROM 'test/data/corpus.tsv'
+\set corpus_table flat
+\i sql/include/corpus_fp.sql
 CREATE TABLE parted (LIKE flat INCLUDING GENERATED, PRIMARY KEY (id)) PARTITION BY HASH (id);
 DO $$
 BEGIN
