@@ -79,7 +79,7 @@ if [ ! -x "$root/usr/bin/apt-get" ]; then
 fi
 if [ -n "$prepare" ]; then
     # the packages test/run-tests.sh would install there (test/lib/common.sh)
-    pkgs=$(TFP_PG_MAJOR=$major bash -c '. "$1/test/lib/common.sh" && echo "$TFP_DEB_PACKAGES"' x "$src")
+    pkgs=$(TFP_PG_MAJOR=$major bash -c '. "$1/test/lib/common.sh" && echo "$TFP_DEB_PACKAGES $TFP_TAP_PACKAGES"' x "$src")
     mount_root
     # shellcheck disable=SC2086
     chroot "$root" /bin/bash -c 'DEBIAN_FRONTEND=noninteractive apt-get -q update &&

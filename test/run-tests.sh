@@ -216,6 +216,7 @@ run_tap() {
 
 # ------------------------------------------------------------ main
 main() {
+    [ -n "$RUN_TAP" ] && TFP_EXTRA_PACKAGES="${TFP_EXTRA_PACKAGES:-} $TFP_TAP_PACKAGES"
     tfp_install_deps || { broke deps "missing dependencies"; return; }
     local built=1
     tfp_build || { built=; broke build "make failed"; }
