@@ -90,17 +90,31 @@ SELECT position('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co' IN 
        position('床前明月光' IN h) > 0 AS chinese,
        position('Eleven' IN h) = 0 AS unmatched_row_absent
 FROM page;
--- the summary figures and the histogram of distances 0..5 (2 records at 0..5, bars for 0..5)
+-- the summary figures and the histogram of the simhash records' distances
+-- (the corpus has no simhash64 column): 0, 2, 3, 5 bits, bars for 0..5
 SELECT (regexp_match(h, '<b>([0-9,]+)</b>rows in the corpus'))[1] AS rows,
        (regexp_match(h, '<b>([0-9,]+)</b>rows that copy another'))[1] AS copies,
        (regexp_match(h, '<b>([0-9,]+)</b>pairs'))[1] AS pairs,
        (regexp_match(h, '<b>([0-9,]+)</b>match records'))[1] AS records,
        (regexp_match(h, '<b>([0-9,]+)</b>clusters'))[1] AS clusters,
        (regexp_match(h, '<b>([0-9,]+)</b>largest cluster'))[1] AS largest,
-       array(SELECT m[1] FROM regexp_matches(h, '<title>([0-9]+ bits: [0-9]+) matches</title>', 'g') m) AS bars
+       array(SELECT m[1] FROM regexp_matches(h, '<title>([0-9]+ bits: [0-9]+) pairs</title>', 'g') m) AS bars
 FROM page;
 -- a long body is cut to an excerpt
 SELECT n(h, 'ten ten') > 0 AS has_excerpt, n(h, '(ten ){200}') AS whole_body FROM page;
+-- with a simhash64 column in the corpus, the distances of all pairs (of any
+-- method) between the rows' fingerprints
+CREATE TABLE docs_fp AS SELECT d.*, (hashint4(id)::bigint # (hashint4(id + 100)::bigint << 32))::simhash64 AS fp FROM docs d;
+UPDATE docs_fp SET fp = (SELECT fp FROM docs_fp WHERE id = 1) WHERE id IN (2, 3);
+SELECT array(SELECT m[1] FROM regexp_matches(h, '<title>([0-9]+ bits: [1-9][0-9]*) pairs</title>', 'g') m) AS bars,
+       array(SELECT d || ' bits: ' || count(*) FROM (
+               SELECT DISTINCT r.new_id, r.matched_id, simhash_dist(a.fp, b.fp) AS d
+               FROM rm r JOIN docs_fp a ON a.id = r.new_id JOIN docs_fp b ON b.id = r.matched_id) p
+             GROUP BY d ORDER BY d) AS want,
+       n(h, 'column fp') AS explained
+FROM (SELECT textfp_report('docs_fp', 'rm') AS h) p;
+SELECT err($$SELECT textfp_report('docs_fp', 'rm', fp_column => 'title')$$);
+SELECT err($$SELECT textfp_report('docs_fp', 'rm', fp_column => 'nope')$$);
 -- fewer parts: one method, no title/body/source columns, no cluster shown, an empty match table
 SELECT n(h, '<h3 id="cluster-') AS clusters_shown, n(h, '<rect ') AS bars, n(h, 'pinyin_dna') AS pinyin
 FROM (SELECT textfp_report('docs', 'rm', method => 'simhash') AS h) p;
@@ -108,7 +122,7 @@ SELECT n(h, '<div class="pair">') AS side_by_side, n(h, 'Original') AS titles, b
 FROM (SELECT textfp_report('docs', 'rm', title_column => NULL, body_column => NULL, clusters => 0) AS h) p,
      balance(h) b WHERE b.opened <> b.closed;
 SELECT textfp_create_match_table('empty_rm');
-SELECT n(h, 'No matches recorded') AS none_recorded, n(h, 'No simhash matches recorded') AS no_histogram,
+SELECT n(h, 'No matches recorded') AS none_recorded, n(h, 'No Hamming distances') AS no_histogram,
        n(h, 'No clusters') AS no_clusters
 FROM (SELECT textfp_report('docs', 'empty_rm') AS h) p;
 

@@ -144,7 +144,8 @@ CREATE FUNCTION @extschema@.textfp_report(
 		id_column name DEFAULT 'id',
 		method text DEFAULT NULL,
 		clusters int4 DEFAULT 10,
-		heading text DEFAULT NULL)
+		heading text DEFAULT NULL,
+		fp_column name DEFAULT NULL)
 	RETURNS text
 	LANGUAGE plpgsql STABLE PARALLEL UNSAFE
 AS $fn$
@@ -152,7 +153,7 @@ DECLARE
 	ext text := (SELECT e.extnamespace::regnamespace::text FROM pg_catalog.pg_extension e
 				 WHERE e.extname = 'textfp');
 	h text;
-	sql text;
+	dist_sql text;
 	r record;
 	c record;
 	n_docs bigint;
@@ -183,11 +184,11 @@ BEGIN
 		RAISE EXCEPTION 'textfp_report: clusters must be between 0 and 1000, not %', coalesce(clusters::text, 'NULL')
 			USING ERRCODE = '22023', DETAIL = 'It is the number of largest clusters shown with their rows.';
 	END IF;
-	FOREACH col IN ARRAY ARRAY[id_column, title_column, body_column, source_column] LOOP
+	FOREACH col IN ARRAY ARRAY[id_column, title_column, body_column, source_column, fp_column] LOOP
 		IF col IS NOT NULL AND NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a WHERE a.attrelid = corpus
 										   AND a.attname = col AND a.attnum > 0 AND NOT a.attisdropped) THEN
 			RAISE EXCEPTION 'column "%" of relation % does not exist', col, corpus
-				USING ERRCODE = '42703', HINT = 'Name the corpus''s columns with id_column, title_column, body_column and source_column (NULL: none).';
+				USING ERRCODE = '42703', HINT = 'Name the corpus''s columns with id_column, title_column, body_column, source_column and fp_column (NULL: none).';
 		END IF;
 	END LOOP;
 	title_expr := CASE WHEN title_column IS NULL THEN 'NULL::text' ELSE pg_catalog.format('c.%I::text', title_column) END;
@@ -264,34 +265,54 @@ svg text { font-size: 10px; fill: #333; }
 	END LOOP;
 	h := h || '</table>';
 
-	-- the histogram of the Hamming distances of the simhash records, as SVG
+	-- the histogram of the Hamming distances of the pairs, as SVG: between
+	-- the corpus's simhash64 fingerprints (fp_column, or its only simhash64
+	-- column), else those the simhash records hold
+	IF fp_column IS NULL THEN
+		SELECT pg_catalog.min(a.attname) INTO fp_column FROM pg_catalog.pg_attribute a
+		WHERE a.attrelid = corpus AND a.attnum > 0 AND NOT a.attisdropped
+		  AND a.atttypid = pg_catalog.to_regtype(ext || '.simhash64')
+		HAVING pg_catalog.count(*) = 1;
+	END IF;
+	IF fp_column IS NOT NULL THEN
+		dist_sql := pg_catalog.format(
+			'SELECT %1$s.simhash_dist(a.%2$I, b.%2$I) AS distance
+			 FROM (SELECT DISTINCT m.new_id, m.matched_id FROM %3$s m WHERE $1 IS NULL OR m.method = $1) p
+			 JOIN %4$s a ON a.%5$I = p.new_id JOIN %4$s b ON b.%5$I = p.matched_id
+			 WHERE a.%2$I IS NOT NULL AND b.%2$I IS NOT NULL',
+			ext, fp_column, matches, corpus, id_column);
+	ELSE
+		dist_sql := pg_catalog.format(
+			'SELECT m.distance FROM %s m
+			 WHERE m.method = ''simhash'' AND ($1 IS NULL OR m.method = $1) AND m.distance IS NOT NULL', matches);
+	END IF;
 	h := h || '
-<h2 id="distances">Hamming distances</h2>';
-	EXECUTE pg_catalog.format(
-		'SELECT pg_catalog.max(m.distance), pg_catalog.max(n) FROM (
-		   SELECT m.distance, pg_catalog.count(*) AS n FROM %s m
-		   WHERE m.method = ''simhash'' AND ($1 IS NULL OR m.method = $1) AND m.distance IS NOT NULL
-		   GROUP BY 1) m', matches) INTO maxd, maxn USING method;
+<h2 id="distances">Hamming distances</h2>
+<p class="meta">' || CASE WHEN fp_column IS NOT NULL
+		THEN 'between the fingerprints (column ' || @extschema@.textfp_html_escape(fp_column) || ') of the two rows of each pair'
+		ELSE 'of the simhash records' END || '</p>';
+	EXECUTE pg_catalog.format('SELECT pg_catalog.max(x.distance), pg_catalog.max(x.n) FROM (
+		SELECT d.distance, pg_catalog.count(*) AS n FROM (%s) d GROUP BY 1) x', dist_sql)
+		INTO maxd, maxn USING method;
 	IF maxd IS NULL THEN
-		h := h || '<p class="none">No simhash matches recorded.</p>';
+		h := h || '<p class="none">No Hamming distances: no pairs, or no simhash fingerprints.</p>';
 	ELSE
 		maxd := greatest(maxd, 3);
 		bw := 600.0 / (maxd + 1);
 		h := h || pg_catalog.format('
-<svg xmlns="http://www.w3.org/2000/svg" width="660" height="230" viewBox="0 0 660 230" role="img" aria-label="matches by Hamming distance">
-<title>simhash matches by Hamming distance (bits)</title>
+<svg xmlns="http://www.w3.org/2000/svg" width="660" height="230" viewBox="0 0 660 230" role="img" aria-label="pairs by Hamming distance">
+<title>pairs by Hamming distance (bits)</title>
 <line x1="40" y1="190" x2="645" y2="190" stroke="#888"/>
 <text x="340" y="225" text-anchor="middle">Hamming distance (bits)</text>
-<text x="12" y="105" text-anchor="middle" transform="rotate(-90 12 105)">matches</text>');
+<text x="12" y="105" text-anchor="middle" transform="rotate(-90 12 105)">pairs</text>');
 		FOR r IN EXECUTE pg_catalog.format(
-			'SELECT d, coalesce(n, 0) AS n FROM pg_catalog.generate_series(0, $2) d
-			 LEFT JOIN (SELECT m.distance, pg_catalog.count(*) AS n FROM %s m
-						WHERE m.method = ''simhash'' AND ($1 IS NULL OR m.method = $1) GROUP BY 1) m ON m.distance = d
-			 ORDER BY d', matches) USING method, maxd LOOP
+			'SELECT s.d, coalesce(x.n, 0) AS n FROM pg_catalog.generate_series(0, $2) s(d)
+			 LEFT JOIN (SELECT d.distance, pg_catalog.count(*) AS n FROM (%s) d GROUP BY 1) x ON x.distance = s.d
+			 ORDER BY s.d', dist_sql) USING method, maxd LOOP
 			x := 42 + r.d * bw;
 			y := 170.0 * r.n / maxn;
 			h := h || pg_catalog.format('
-<rect x="%s" y="%s" width="%s" height="%s" fill="#5b8fd1"><title>%s bits: %s matches</title></rect>',
+<rect x="%s" y="%s" width="%s" height="%s" fill="#5b8fd1"><title>%s bits: %s pairs</title></rect>',
 				round(x::numeric, 1), round((190 - y)::numeric, 1), round(greatest(bw - 2, 1)::numeric, 1),
 				round(y::numeric, 1), r.d, r.n);
 			IF r.n > 0 AND bw >= 14 THEN
@@ -429,5 +450,5 @@ svg text { font-size: 10px; fill: #333; }
 ';
 END
 $fn$;
-COMMENT ON FUNCTION @extschema@.textfp_report(regclass, regclass, name, name, name, name, text, int4, text)
+COMMENT ON FUNCTION @extschema@.textfp_report(regclass, regclass, name, name, name, name, text, int4, text, name)
 	IS 'a self-contained HTML page about a match table: summary figures, Hamming distance histogram, copies per day and source, most copied rows, cluster sizes, the largest clusters with side-by-side excerpts';
