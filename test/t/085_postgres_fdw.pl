@@ -39,11 +39,19 @@ COPY articles (id, lang, source, title, body) FROM '$data/corpus.tsv';
 CREATE INDEX ON articles USING gin (fp);
 CREATE INDEX ON articles USING gin (sig);
 CREATE INDEX ON articles USING gin (dna tfp.pinyin_dna_ops);
-CREATE TABLE shard_0 (id int PRIMARY KEY, source text, title text, body text,
-                      fp tfp.simhash64, sig tfp.minhash, dna int8[]);
-CREATE TABLE shard_1 (LIKE shard_0 INCLUDING ALL);
+-- the shards: partitions of a table partitioned as the local one is, so
+-- that rows written here land where the local table looks for them
+CREATE TABLE shards (id int, source text, title text, body text,
+                     fp tfp.simhash64, sig tfp.minhash, dna int8[]) PARTITION BY HASH (id);
+CREATE TABLE shard_0 PARTITION OF shards FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE shard_1 PARTITION OF shards FOR VALUES WITH (MODULUS 2, REMAINDER 1);
 CREATE INDEX ON shard_0 USING gin (fp);
 CREATE INDEX ON shard_1 USING gin (fp);
+-- besides the corpus (inserted through the local table), 40,000 rows of
+-- random fingerprints
+INSERT INTO shards (id, source, fp)
+SELECT i, 'random', ((hashint8(i)::bigint << 32) # (hashint8(-i)::bigint & 4294967295))::tfp.simhash64
+FROM generate_series(100001, 140000) i;
 ANALYZE articles;
 });
 
@@ -141,7 +149,7 @@ CREATE TABLE here AS SELECT * FROM dist;
 ALTER TABLE here ADD PRIMARY KEY (id);
 CREATE INDEX ON here USING gin (fp);
 });
-$node->safe_psql('remote', 'ANALYZE shard_0, shard_1');
+$node->safe_psql('remote', 'ANALYZE shards');
 is($node->safe_psql('remote', 'SELECT (SELECT count(*) FROM shard_0) > 150 AND (SELECT count(*) FROM shard_1) > 150'),
 	't', 'the rows are spread over both shards');
 my $same = sub {
@@ -171,6 +179,20 @@ is($same->('SELECT new_id, matched_id, distance FROM m_dist', 'SELECT new_id, ma
 is($same->(q{SELECT * FROM tfp.textfp_duplicates_by_source('m_dist', 'dist', 'source')},
 		q{SELECT * FROM tfp.textfp_duplicates_by_source('m_here', 'here', 'source')}),
 	'0', 'textfp_duplicates_by_source over the shards equals a local table\'s');
+# the planner may fetch the shards' rows and join them locally (it does on
+# tables this small), or probe each shard's index once per new row with a
+# parameterized remote query: use_remote_estimate lets it cost that (here
+# the local alternative is made expensive too, by enable_material = off)
+$node->safe_psql('postgres', q{ALTER SERVER remote OPTIONS (ADD use_remote_estimate 'true');
+SELECT tfp.textfp_create_match_table('m_probe');});
+like($node->safe_psql('postgres', q{SET enable_material = off; EXPLAIN (VERBOSE, COSTS OFF)
+	SELECT a.id, c.id FROM arrivals a JOIN dist c ON c.fp OPERATOR(tfp.<@) tfp.simhash_ball(a.fp, 6)}),
+	qr/Remote SQL: SELECT .* FROM public\.shard_0 WHERE \(\(fp OPERATOR\(tfp\.<@\) tfp\.simhash_ball\(\$1::tfp\.simhash64, 6\)\)\)/,
+	'the join can probe each shard with a parameterized query');
+is($node->safe_psql('postgres', 'SET enable_material = off; ' . sprintf($check, 'dist', 'm_probe')), $found,
+	'... and so finds the same matches');
+is($same->('SELECT new_id, matched_id, distance FROM m_probe', 'SELECT new_id, matched_id, distance FROM m_here'),
+	'0', '... the same records');
 like($node->safe_psql('postgres', q{SELECT tfp.textfp_report('dist', 'm_dist', source_column => 'source')}),
 	qr/<h3 id="cluster-[0-9]+">.*<\/html>/s, 'textfp_report over the shards');
 
