@@ -34,8 +34,8 @@ SELECT count(*) AS new_rows FROM batch_ids;
 -- the plans: one index probe per new row
 SET enable_seqscan = off;
 SELECT * FROM textfp_check_arrivals('SELECT * FROM articles WHERE id IN (SELECT id FROM batch_ids)',
-    'articles', 'matches', '{simhash,minhash,pinyin_dna}',
-    radius => 6, min_jaccard => 0.7, min_shared => 2, min_dna_similarity => 0.05);
+    'articles', 'matches', '{simhash,minhash,pinyin_dna}', radius => 6, simhash_search => 'index',
+    min_jaccard => 0.7, min_shared => 2, min_dna_similarity => 0.05);
 RESET enable_seqscan;
 
 -- the same records by brute force (sequential scans, no index)
@@ -71,6 +71,16 @@ BEGIN
   DROP TABLE want;
 END $$;
 SELECT * FROM compare($$SELECT * FROM brute((SELECT array_agg(id) FROM batch_ids), 6, 0.7, 2, 0.05)$$);
+-- simhash by the all-pairs search over the corpus and the new rows instead:
+-- the same records
+CREATE TABLE by_index AS SELECT * FROM matches WHERE method = 'simhash';
+DELETE FROM matches WHERE method = 'simhash';
+SELECT * FROM textfp_check_arrivals('SELECT * FROM articles WHERE id IN (SELECT id FROM batch_ids)',
+    'articles', 'matches', radius => 6, simhash_search => 'scan');
+SELECT (SELECT count(*) FROM (SELECT new_id, matched_id, distance FROM by_index
+                              EXCEPT ALL SELECT new_id, matched_id, distance FROM matches WHERE method = 'simhash') d) AS missing,
+       (SELECT count(*) FROM (SELECT new_id, matched_id, distance FROM matches WHERE method = 'simhash'
+                              EXCEPT ALL SELECT new_id, matched_id, distance FROM by_index) d) AS extra;
 -- each pair once: no pair of new rows in both directions, none with itself
 SELECT count(*) FILTER (WHERE a.new_id = a.matched_id) AS self,
        count(*) FILTER (WHERE EXISTS (SELECT FROM matches b WHERE b.method = a.method
@@ -111,6 +121,9 @@ TRUNCATE matches;
 SELECT * FROM textfp_check_arrivals(NULL, 'articles', 'matches', '{simhash,minhash,pinyin_dna}',
     radius => 8, min_jaccard => 0.7, min_dna_similarity => 0.05);
 SELECT * FROM compare($$SELECT * FROM brute((SELECT array_agg(id) FROM articles), 8, 0.7, 2, 0.05)$$);
+DELETE FROM matches WHERE method = 'simhash';
+SELECT * FROM textfp_check_arrivals(NULL, 'articles', 'matches', radius => 8, simhash_search => 'index');
+SELECT * FROM compare($$SELECT * FROM brute((SELECT array_agg(id) FROM articles), 8, 0.7, 2, 0.05)$$);
 -- beyond radius 32 (the batch search's limit) the whole corpus is checked by
 -- index probes; on the first 120 rows
 CREATE TABLE first120 AS SELECT * FROM articles WHERE id <= 120;
@@ -146,13 +159,45 @@ UNION ALL
 SELECT 200000 + a.id, a.lang, 'mirror', a.title, '转载：' || a.body || ' (source: example.org)'
 FROM articles a WHERE a.id % 40 = 1;
 TRUNCATE matches;
-SELECT * FROM textfp_check_arrivals('TABLE staging', 'articles', 'matches', radius => 6);
+SELECT * FROM textfp_check_arrivals('TABLE staging', 'articles', 'matches', radius => 6, simhash_search => 'index');
 SELECT count(*) AS records,
        count(*) FILTER (WHERE matched_id = new_id % 100000) AS of_their_source,
        count(*) FILTER (WHERE matched_id >= 100000) AS within_staging
 FROM matches;
 SELECT (SELECT count(*) FROM staging) AS staged,
        (SELECT count(DISTINCT new_id) FROM matches) AS staged_with_match;
+CREATE TABLE staged_by_index AS SELECT * FROM matches;
+TRUNCATE matches;
+SELECT * FROM textfp_check_arrivals('TABLE staging', 'articles', 'matches', radius => 6, simhash_search => 'scan');
+SELECT count(*) AS differ FROM (
+  (SELECT new_id, matched_id, distance FROM matches EXCEPT ALL SELECT new_id, matched_id, distance FROM staged_by_index)
+  UNION ALL
+  (SELECT new_id, matched_id, distance FROM staged_by_index EXCEPT ALL SELECT new_id, matched_id, distance FROM matches)) d;
+-- staged rows and corpus rows in one batch: a staged row matches the
+-- corpus rows of the batch too, also those of larger ids (the staged rows
+-- have negative ids here); two corpus rows of the batch pair once
+CREATE TABLE mixed AS
+SELECT -id AS id, lang, source, title, body FROM staging
+UNION ALL SELECT id, lang, source, title, body FROM articles WHERE id % 40 IN (1, 2, 3);
+ALTER TABLE mixed ADD fp simhash64 GENERATED ALWAYS AS (simhash(body)) STORED;
+CREATE TABLE want_mixed AS
+SELECT n.id AS new_id, c.id AS matched_id, simhash_dist(n.fp, c.fp) AS distance
+FROM mixed n JOIN articles c ON c.id <> n.id AND simhash_dist(n.fp, c.fp) <= 8
+WHERE NOT (n.id IN (SELECT id FROM articles) AND c.id IN (SELECT id FROM mixed) AND c.id > n.id);
+CREATE FUNCTION compare_mixed()
+RETURNS TABLE (want bigint, got bigint, missing bigint, extra bigint) LANGUAGE sql AS $$
+  SELECT (SELECT count(*) FROM want_mixed), (SELECT count(*) FROM matches),
+         (SELECT count(*) FROM (SELECT new_id, matched_id, distance FROM want_mixed
+                                EXCEPT ALL SELECT new_id, matched_id, distance FROM matches) d),
+         (SELECT count(*) FROM (SELECT new_id, matched_id, distance FROM matches
+                                EXCEPT ALL SELECT new_id, matched_id, distance FROM want_mixed) d)
+$$;
+TRUNCATE matches;
+SELECT matches_found FROM textfp_check_arrivals('TABLE mixed', 'articles', 'matches', radius => 8, simhash_search => 'index');
+SELECT * FROM compare_mixed();
+TRUNCATE matches;
+SELECT matches_found FROM textfp_check_arrivals('TABLE mixed', 'articles', 'matches', radius => 8, simhash_search => 'scan');
+SELECT * FROM compare_mixed();
 
 -- the verifying method checks the texts of the candidates recorded for the
 -- new rows by the index methods (exact Jaccard of their shingle sets)
@@ -176,6 +221,16 @@ SET textfp.progress = on;
 SELECT method, rows_checked FROM textfp_check_arrivals(
     'SELECT * FROM articles WHERE id < 60 UNION ALL SELECT * FROM articles WHERE id < 60',
     'articles', 'matches', '{simhash,pinyin_dna}', radius => 6);
+-- simhash_search => auto: index searches for few new rows, the all-pairs
+-- search from a thousandth of the corpus's rows on
+CREATE TABLE many (id int PRIMARY KEY, fp simhash64);
+INSERT INTO many SELECT i, ((hashint4(i)::bigint << 32) # (hashint4(-i)::bigint & 4294967295))::simhash64
+FROM generate_series(1, 3000) i;
+CREATE INDEX ON many USING gin (fp);
+ANALYZE many;
+SET client_min_messages = notice;
+SELECT method, rows_checked FROM textfp_check_arrivals('SELECT * FROM many WHERE id <= 2', 'many', 'matches');
+SELECT method, rows_checked FROM textfp_check_arrivals('SELECT * FROM many WHERE id <= 3', 'many', 'matches');
 RESET textfp.progress;
 SET client_min_messages = warning;
 CREATE DOMAIN doc_id AS int8 CHECK (VALUE > 0);
@@ -229,6 +284,9 @@ SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', '
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', radius => -1)$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', radius => 65)$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', radius => NULL)$$);
+SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', simhash_search => 'fast')$$);
+SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', simhash_search => NULL)$$);
+SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', radius => 33, simhash_search => 'scan')$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{minhash}', min_jaccard => 0)$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{minhash}', min_jaccard => 'NaN')$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{pinyin_dna}', min_shared => 0)$$);

@@ -51,6 +51,7 @@ CREATE FUNCTION @extschema@.textfp_check_arrivals(
 		id_column name DEFAULT 'id',
 		simhash_column name DEFAULT NULL,
 		radius int4 DEFAULT 3,
+		simhash_search text DEFAULT 'auto',
 		minhash_column name DEFAULT NULL,
 		min_jaccard float8 DEFAULT 0.5,
 		dna_column name DEFAULT NULL,
@@ -86,6 +87,9 @@ DECLARE
 	n_rows bigint;
 	n_found bigint;
 	n_written bigint;
+	n_corpus bigint;
+	n_batch bigint;
+	search text;
 	old_threshold text;
 	progress boolean := coalesce(pg_catalog.current_setting('textfp.progress', true), 'off') = 'on';
 BEGIN
@@ -109,6 +113,11 @@ BEGIN
 	IF 'simhash' = ANY (todo) AND (radius IS NULL OR radius < 0 OR radius > 64) THEN
 		RAISE EXCEPTION 'radius must be between 0 and 64, not %', coalesce(radius::text, 'NULL')
 			USING ERRCODE = '22023', DETAIL = 'The radius is the largest Hamming distance of a match, in bits.';
+	END IF;
+	IF 'simhash' = ANY (todo) AND (simhash_search IS NULL OR simhash_search NOT IN ('auto', 'index', 'scan')) THEN
+		RAISE EXCEPTION 'simhash_search must be auto, index or scan, not %', coalesce(simhash_search, 'NULL')
+			USING ERRCODE = '22023',
+				  DETAIL = 'index: one index search per new row; scan: one all-pairs search (simhash_pairs) over the corpus and the new rows; auto: the cheaper by an estimate.';
 	END IF;
 	IF 'minhash' = ANY (todo) AND (min_jaccard IS NULL OR NOT (min_jaccard > 0 AND min_jaccard <= 1)) THEN
 		RAISE EXCEPTION 'min_jaccard must be greater than 0 and at most 1, not %', coalesce(min_jaccard::text, 'NULL')
@@ -228,8 +237,13 @@ BEGIN
 		EXECUTE pg_catalog.format('CREATE TEMP TABLE textfp_arrivals_batch ON COMMIT DROP AS
 								   SELECT b.%1$I AS id, %2$s FROM (%3$s) AS b WHERE b.%1$I IS NOT NULL',
 								  id_column, sql, new_rows);
+		-- which new rows are rows of the corpus (rather than staged)
+		ALTER TABLE pg_temp.textfp_arrivals_batch ADD COLUMN in_corpus boolean NOT NULL DEFAULT false;
+		EXECUTE pg_catalog.format('UPDATE pg_temp.textfp_arrivals_batch SET in_corpus = true
+								   WHERE id IN (SELECT c.%I FROM %s c)', id_column, corpus);
 		CREATE INDEX ON pg_temp.textfp_arrivals_batch (id);
 		ANALYZE pg_temp.textfp_arrivals_batch;
+		SELECT pg_catalog.count(*) INTO n_batch FROM pg_temp.textfp_arrivals_batch;
 	END IF;
 
 	FOR i IN 1 .. pg_catalog.cardinality(todo) LOOP
@@ -238,47 +252,86 @@ BEGIN
 		-- the new rows with a value for the method: (id, v); or every row of
 		-- the corpus
 		IF new_rows IS NOT NULL THEN
-			batch := pg_catalog.format('SELECT b.id, b.%1$I AS v FROM pg_temp.textfp_arrivals_batch b WHERE b.%1$I IS NOT NULL', m);
+			batch := pg_catalog.format('SELECT b.id, b.%1$I AS v, b.in_corpus FROM pg_temp.textfp_arrivals_batch b WHERE b.%1$I IS NOT NULL', m);
 		ELSE
-			batch := pg_catalog.format('SELECT c.%1$I AS id, c.%2$I AS v FROM %3$s c WHERE c.%1$I IS NOT NULL AND c.%2$I IS NOT NULL',
+			batch := pg_catalog.format('SELECT c.%1$I AS id, c.%2$I AS v, true AS in_corpus FROM %3$s c WHERE c.%1$I IS NOT NULL AND c.%2$I IS NOT NULL',
 									   id_column, col, corpus::text);
 		END IF;
 		CASE m
 		WHEN 'simhash' THEN
-			IF new_rows IS NULL AND radius <= 32 THEN
-				-- all pairs of the corpus: the batch search (sorted block
-				-- tables) instead of one index probe per row
+			search := simhash_search;
+			IF search = 'auto' THEN
+				-- one index search per new row costs about as much as
+				-- sorting a thousand corpus rows in the all-pairs search,
+				-- whose rows must fit in maintenance_work_mem (16 bytes each)
+				SELECT pg_catalog.sum(greatest(c.reltuples, 0))::bigint INTO n_corpus FROM pg_catalog.pg_class c
+				WHERE c.oid = corpus OR c.oid IN (SELECT t.relid FROM pg_catalog.pg_partition_tree(corpus) t);
+				search := CASE WHEN radius <= 32 AND (new_rows IS NULL OR n_batch * 1000 >= n_corpus)
+									AND (n_corpus + coalesce(n_batch, 0)) * 20 <
+										(SELECT g.setting::bigint * 1024 FROM pg_catalog.pg_settings g
+										 WHERE g.name = 'maintenance_work_mem')
+							   THEN 'scan' ELSE 'index' END;
+			END IF;
+			IF search = 'scan' AND radius > 32 THEN
+				RAISE EXCEPTION 'textfp_check_arrivals: simhash_search => scan works up to radius 32, not %', radius
+					USING ERRCODE = '22023', DETAIL = 'It is simhash_pairs'' limit.';
+			END IF;
+			IF search = 'scan' AND new_rows IS NULL THEN
+				-- all pairs of the corpus, each once, the larger id as the new row
 				found_sql := pg_catalog.format(
-					'SELECT p.id_b AS new_id, p.id_a AS matched_id, p.distance, 1 - p.distance / 64.0::float8 AS similarity
+					'SELECT p.id_b AS new_id, p.id_a AS matched_id, p.distance, 1 - p.distance / 64.0::float8 AS similarity,
+							true AS new_in_corpus
 					 FROM %1$s.simhash_pairs(%2$L::regclass, %3$L, %4$L, %5$s) AS p',
 					ext, corpus::text, id_column, col, radius);
+			ELSIF search = 'scan' THEN
+				-- all pairs of the corpus's rows and the new rows (a new row's
+				-- own version instead of the corpus's), kept where a new row
+				-- meets a corpus row: the new row, or of two new rows of the
+				-- corpus the larger id, is new_id; two staged rows never pair
+				found_sql := pg_catalog.format(
+					'SELECT x.new_id, x.matched_id, p.distance, 1 - p.distance / 64.0::float8 AS similarity, x.new_in_corpus
+					 FROM %1$s.simhash_pairs(%2$L, %3$s) AS p
+					 LEFT JOIN batch a ON a.id = p.id_a
+					 LEFT JOIN batch b ON b.id = p.id_b
+					 CROSS JOIN LATERAL (SELECT
+						CASE WHEN b.id IS NOT NULL AND (a.id IS NULL OR a.in_corpus) THEN p.id_b ELSE p.id_a END AS new_id,
+						CASE WHEN b.id IS NOT NULL AND (a.id IS NULL OR a.in_corpus) THEN p.id_a ELSE p.id_b END AS matched_id,
+						CASE WHEN b.id IS NOT NULL AND (a.id IS NULL OR a.in_corpus) THEN b.in_corpus ELSE a.in_corpus END AS new_in_corpus) x
+					 WHERE (a.id IS NOT NULL OR b.id IS NOT NULL)
+					   AND NOT (a.id IS NOT NULL AND b.id IS NOT NULL AND NOT a.in_corpus AND NOT b.in_corpus)',
+					ext,
+					pg_catalog.format('SELECT c.%1$I, c.%2$I FROM %3$s c WHERE NOT EXISTS (SELECT FROM pg_temp.textfp_arrivals_batch o WHERE o.id = c.%1$I)
+									   UNION ALL SELECT b.id, b.simhash FROM pg_temp.textfp_arrivals_batch b',
+									  id_column, col, corpus::text),
+					radius);
 			ELSE
 				found_sql := pg_catalog.format(
 					'SELECT n.id AS new_id, c.%1$I AS matched_id, %2$s.simhash_dist(n.v, c.%3$I) AS distance,
-					        1 - %2$s.simhash_dist(n.v, c.%3$I) / 64.0::float8 AS similarity
+					        1 - %2$s.simhash_dist(n.v, c.%3$I) / 64.0::float8 AS similarity, n.in_corpus AS new_in_corpus
 					 FROM batch n JOIN %4$s c ON c.%3$I OPERATOR(%2$s.<@) %2$s.simhash_ball(n.v, %5$s)',
 					id_column, ext, col, corpus::text, radius);
 			END IF;
 		WHEN 'minhash' THEN
 			found_sql := pg_catalog.format(
 				'SELECT n.id AS new_id, c.%1$I AS matched_id, NULL::int4 AS distance,
-				        %2$s.minhash_jaccard(n.v, c.%3$I) AS similarity
+				        %2$s.minhash_jaccard(n.v, c.%3$I) AS similarity, n.in_corpus AS new_in_corpus
 				 FROM batch n JOIN %4$s c ON c.%3$I OPERATOR(%2$s.%%) n.v',
 				id_column, ext, col, corpus::text);
 		WHEN 'pinyin_dna' THEN
 			found_sql := pg_catalog.format(
 				'SELECT * FROM (
 				   SELECT n.id AS new_id, c.%1$I AS matched_id, NULL::int4 AS distance,
-				          %2$s.pinyin_dna_similarity(n.v, c.%3$I) AS similarity
+				          %2$s.pinyin_dna_similarity(n.v, c.%3$I) AS similarity, n.in_corpus AS new_in_corpus
 				   FROM batch n JOIN %4$s c ON c.%3$I OPERATOR(%2$s.%%&) %2$s.pinyin_dna_query(n.v, %5$s)) s
 				 WHERE s.similarity >= %6$s',
 				id_column, ext, col, corpus::text, min_shared, min_dna_similarity);
 		WHEN 'shingle_jaccard' THEN
-			-- the candidates the index methods recorded for these rows
+			-- the candidates the index methods recorded for these rows, as
+			-- they were recorded
 			found_sql := pg_catalog.format(
 				'SELECT * FROM (
 				   SELECT k.new_id, k.matched_id, NULL::int4 AS distance,
-				          %1$s.shingle_jaccard(n.v, c.%2$I) AS similarity
+				          %1$s.shingle_jaccard(n.v, c.%2$I) AS similarity, false AS new_in_corpus
 				   FROM (SELECT DISTINCT r.new_id, r.matched_id FROM %3$s r
 				         WHERE r.method <> ALL (%4$L::text[])) k
 				   JOIN batch n ON n.id = k.new_id
@@ -289,13 +342,14 @@ BEGIN
 
 		-- one record per pair and method: no self-match; a pair of two new
 		-- rows that are both in the corpus once, with the larger id as the
-		-- new row (every row, when the whole corpus is checked); where
-		-- duplicate ids give a pair several times, its best score
+		-- new row (every row, when the whole corpus is checked), as each
+		-- finds the other; where duplicate ids give a pair several times,
+		-- its best score
 		IF new_rows IS NULL THEN
 			keep := 'f.matched_id < f.new_id';
 		ELSE
-			keep := 'f.new_id <> f.matched_id AND NOT EXISTS (SELECT FROM pg_temp.textfp_arrivals_batch o
-															  WHERE o.id = f.matched_id AND o.id > f.new_id)';
+			keep := 'f.new_id <> f.matched_id AND NOT (f.new_in_corpus AND EXISTS (
+						SELECT FROM pg_temp.textfp_arrivals_batch o WHERE o.id = f.matched_id AND o.id > f.new_id))';
 		END IF;
 		sql := pg_catalog.format($q$
 			WITH batch AS MATERIALIZED (%1$s),
@@ -324,7 +378,8 @@ BEGIN
 			PERFORM pg_catalog.set_config('textfp.minhash_threshold', old_threshold, true);
 		END IF;
 		IF progress THEN
-			RAISE NOTICE 'textfp_check_arrivals: %: % rows checked, % matches, % written', m, n_rows, n_found, n_written;
+			RAISE NOTICE 'textfp_check_arrivals: %: % rows checked, % matches, % written', m
+				|| CASE WHEN m = 'simhash' THEN ' (' || search || ')' ELSE '' END, n_rows, n_found, n_written;
 		END IF;
 		method := m;
 		rows_checked := n_rows;
@@ -337,7 +392,7 @@ BEGIN
 	END IF;
 END
 $fn$;
-COMMENT ON FUNCTION @extschema@.textfp_check_arrivals(text, regclass, regclass, text[], name, name, int4, name, float8, name, int4, float8, name, float8)
+COMMENT ON FUNCTION @extschema@.textfp_check_arrivals(text, regclass, regclass, text[], name, name, int4, text, name, float8, name, int4, float8, name, float8)
 	IS 'check new rows (a query; NULL: the whole corpus) against an indexed corpus and record their matches in a match table, once per pair and method';
 
 CREATE FUNCTION @extschema@.textfp_duplicate_of()
@@ -355,8 +410,6 @@ DECLARE
 	expr text;
 	gen "char";
 	t regtype;
-	fp @extschema@.simhash64;
-	self_id bigint;
 	dup bigint;
 BEGIN
 	IF TG_LEVEL <> 'ROW' OR TG_WHEN <> 'BEFORE' OR TG_OP NOT IN ('INSERT', 'UPDATE') THEN
@@ -399,24 +452,19 @@ BEGIN
 			USING ERRCODE = '42703', DETAIL = 'The nearest row''s id is written into the second.';
 	END IF;
 
-	-- the new row's fingerprint: a generated column is not computed yet in
-	-- a BEFORE trigger, so its expression is evaluated on the row
-	IF gen = 's' THEN
-		EXECUTE pg_catalog.format('SELECT %s FROM (SELECT ($1).*) AS t', expr) USING NEW INTO fp;
-	ELSE
-		EXECUTE pg_catalog.format('SELECT ($1).%I', fp_column) USING NEW INTO fp;
-	END IF;
-	EXECUTE pg_catalog.format('SELECT ($1).%I', id_column) USING NEW INTO self_id;
-	-- the nearest other row within the radius (the smallest id of the
-	-- nearest), in the whole table: from a partition, its root
-	IF fp IS NOT NULL THEN
-		EXECUTE pg_catalog.format(
-			'SELECT t.%1$I FROM %2$s t
-			 WHERE t.%3$I OPERATOR(%4$s.<@) %4$s.simhash_ball($1, $2) AND t.%1$I IS DISTINCT FROM $3
-			 ORDER BY %4$s.simhash_dist(t.%3$I, $1), t.%1$I LIMIT 1',
-			id_column, root, fp_column, ext)
-			USING fp, radius, self_id INTO dup;
-	END IF;
+	-- in one statement: the new row's fingerprint (a generated column is
+	-- not computed yet in a BEFORE trigger, so its expression is evaluated
+	-- on the row), then the nearest other row within the radius (the
+	-- smallest id of the nearest) in the whole table (from a partition: its
+	-- root)
+	EXECUTE pg_catalog.format(
+		'SELECT (SELECT t.%1$I FROM %2$s t
+				 WHERE t.%3$I OPERATOR(%4$s.<@) %4$s.simhash_ball(q.fp, $2) AND t.%1$I IS DISTINCT FROM q.id
+				 ORDER BY %4$s.simhash_dist(t.%3$I, q.fp), t.%1$I LIMIT 1)
+		 FROM (SELECT %5$s AS fp, n.%1$I AS id FROM (SELECT ($1).*) AS n) AS q',
+		id_column, root, fp_column, ext,
+		CASE WHEN gen = 's' THEN expr ELSE pg_catalog.format('n.%I', fp_column) END)
+		USING NEW, radius INTO dup;
 	NEW := pg_catalog.jsonb_populate_record(NEW, pg_catalog.jsonb_build_object(dup_column, dup));
 	RETURN NEW;
 END

@@ -170,10 +170,10 @@ CREATE TABLE arrivals AS
 SELECT id + 1000 AS id, 'mirror' AS source, title, '转载 ' || body AS body, tfp.simhash('转载 ' || body) AS fp
 FROM here WHERE id % 7 = 0;
 });
-my $check = q{SELECT matches_found FROM tfp.textfp_check_arrivals('TABLE arrivals', '%s', '%s', radius => 6)};
-my $found = $node->safe_psql('postgres', sprintf($check, 'dist', 'm_dist'));
-cmp_ok($found, '>', 40, "textfp_check_arrivals against the shards: $found matches");
-is($node->safe_psql('postgres', sprintf($check, 'here', 'm_here')), $found, '... as many as against a local table');
+my $check = q{SELECT matches_found FROM tfp.textfp_check_arrivals('TABLE arrivals', '%s', '%s', radius => 6, simhash_search => '%s')};
+my $found = $node->safe_psql('postgres', sprintf($check, 'dist', 'm_dist', 'scan'));
+cmp_ok($found, '>', 40, "textfp_check_arrivals against the shards (all-pairs search): $found matches");
+is($node->safe_psql('postgres', sprintf($check, 'here', 'm_here', 'index')), $found, '... as many as against a local table');
 is($same->('SELECT new_id, matched_id, distance FROM m_dist', 'SELECT new_id, matched_id, distance FROM m_here'),
 	'0', '... the same records');
 is($same->(q{SELECT * FROM tfp.textfp_duplicates_by_source('m_dist', 'dist', 'source')},
@@ -189,8 +189,8 @@ like($node->safe_psql('postgres', q{SET enable_material = off; EXPLAIN (VERBOSE,
 	SELECT a.id, c.id FROM arrivals a JOIN dist c ON c.fp OPERATOR(tfp.<@) tfp.simhash_ball(a.fp, 6)}),
 	qr/Remote SQL: SELECT .* FROM public\.shard_0 WHERE \(\(fp OPERATOR\(tfp\.<@\) tfp\.simhash_ball\(\$1::tfp\.simhash64, 6\)\)\)/,
 	'the join can probe each shard with a parameterized query');
-is($node->safe_psql('postgres', 'SET enable_material = off; ' . sprintf($check, 'dist', 'm_probe')), $found,
-	'... and so finds the same matches');
+is($node->safe_psql('postgres', 'SET enable_material = off; ' . sprintf($check, 'dist', 'm_probe', 'index')), $found,
+	'... and so the index searches find the same matches');
 is($same->('SELECT new_id, matched_id, distance FROM m_probe', 'SELECT new_id, matched_id, distance FROM m_here'),
 	'0', '... the same records');
 like($node->safe_psql('postgres', q{SELECT tfp.textfp_report('dist', 'm_dist', source_column => 'source')}),
