@@ -89,6 +89,7 @@ DECLARE
 	n_written bigint;
 	n_corpus bigint;
 	n_batch bigint;
+	all_in_corpus boolean;
 	search text;
 	old_threshold text;
 	progress boolean := coalesce(pg_catalog.current_setting('textfp.progress', true), 'off') = 'on';
@@ -287,10 +288,17 @@ BEGIN
 				-- all pairs of the corpus's rows and the new rows (a new row's
 				-- own version instead of the corpus's), kept where a new row
 				-- meets a corpus row: the new row, or of two new rows of the
-				-- corpus the larger id, is new_id; two staged rows never pair
+				-- corpus the larger id, is new_id; two staged rows never pair.
+				-- When every new row is a row of the corpus with the same
+				-- fingerprint (today's rows of the corpus), the pairs of the
+				-- corpus alone are those pairs, and its heap is read directly.
+				EXECUTE pg_catalog.format(
+					'SELECT NOT EXISTS (SELECT FROM pg_temp.textfp_arrivals_batch b WHERE b.simhash IS NOT NULL
+					   AND NOT EXISTS (SELECT FROM %s c WHERE c.%I = b.id AND c.%I OPERATOR(%s.=) b.simhash))',
+					corpus, id_column, col, ext) INTO all_in_corpus;
 				found_sql := pg_catalog.format(
 					'SELECT x.new_id, x.matched_id, p.distance, 1 - p.distance / 64.0::float8 AS similarity, x.new_in_corpus
-					 FROM %1$s.simhash_pairs(%2$L, %3$s) AS p
+					 FROM %1$s.simhash_pairs(%2$s, %3$s) AS p
 					 LEFT JOIN batch a ON a.id = p.id_a
 					 LEFT JOIN batch b ON b.id = p.id_b
 					 CROSS JOIN LATERAL (SELECT
@@ -300,9 +308,12 @@ BEGIN
 					 WHERE (a.id IS NOT NULL OR b.id IS NOT NULL)
 					   AND NOT (a.id IS NOT NULL AND b.id IS NOT NULL AND NOT a.in_corpus AND NOT b.in_corpus)',
 					ext,
-					pg_catalog.format('SELECT c.%1$I, c.%2$I FROM %3$s c WHERE NOT EXISTS (SELECT FROM pg_temp.textfp_arrivals_batch o WHERE o.id = c.%1$I)
-									   UNION ALL SELECT b.id, b.simhash FROM pg_temp.textfp_arrivals_batch b',
-									  id_column, col, corpus::text),
+					CASE WHEN all_in_corpus
+						 THEN pg_catalog.format('%L::regclass, %L, %L', corpus::text, id_column, col)
+						 ELSE pg_catalog.quote_literal(pg_catalog.format(
+							'SELECT c.%1$I, c.%2$I FROM %3$s c WHERE NOT EXISTS (SELECT FROM pg_temp.textfp_arrivals_batch o WHERE o.id = c.%1$I)
+							 UNION ALL SELECT b.id, b.simhash FROM pg_temp.textfp_arrivals_batch b',
+							id_column, col, corpus::text)) END,
 					radius);
 			ELSE
 				found_sql := pg_catalog.format(
