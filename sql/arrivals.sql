@@ -222,7 +222,7 @@ SELECT method, rows_checked FROM textfp_check_arrivals(
     'SELECT * FROM articles WHERE id < 60 UNION ALL SELECT * FROM articles WHERE id < 60',
     'articles', 'matches', '{simhash,pinyin_dna}', radius => 6);
 -- simhash_search => auto: index searches for few new rows, the all-pairs
--- search from a thousandth of the corpus's rows on
+-- search from a 300th of the corpus's rows on (new rows of the corpus)
 CREATE TABLE many (id int PRIMARY KEY, fp simhash64);
 INSERT INTO many SELECT i, ((hashint4(i)::bigint << 32) # (hashint4(-i)::bigint & 4294967295))::simhash64
 FROM generate_series(1, 3000) i;
@@ -230,7 +230,7 @@ CREATE INDEX ON many USING gin (fp);
 ANALYZE many;
 SET client_min_messages = notice;
 SELECT method, rows_checked FROM textfp_check_arrivals('SELECT * FROM many WHERE id <= 2', 'many', 'matches');
-SELECT method, rows_checked FROM textfp_check_arrivals('SELECT * FROM many WHERE id <= 3', 'many', 'matches');
+SELECT method, rows_checked FROM textfp_check_arrivals('SELECT * FROM many WHERE id <= 10', 'many', 'matches');
 RESET textfp.progress;
 SET client_min_messages = warning;
 CREATE DOMAIN doc_id AS int8 CHECK (VALUE > 0);

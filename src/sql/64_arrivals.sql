@@ -260,14 +260,29 @@ BEGIN
 		END IF;
 		CASE m
 		WHEN 'simhash' THEN
+			-- are all new rows rows of the corpus, with the same fingerprint?
+			-- (today's rows of the corpus: then the all-pairs search reads
+			-- the corpus's heap directly, below)
+			IF new_rows IS NOT NULL AND simhash_search <> 'index' THEN
+				EXECUTE pg_catalog.format(
+					'SELECT NOT EXISTS (SELECT FROM pg_temp.textfp_arrivals_batch b WHERE b.simhash IS NOT NULL
+					   AND NOT EXISTS (SELECT FROM %s c WHERE c.%I = b.id AND c.%I OPERATOR(%s.=) b.simhash))',
+					corpus, id_column, col, ext) INTO all_in_corpus;
+			END IF;
 			search := simhash_search;
 			IF search = 'auto' THEN
-				-- one index search per new row costs about as much as
-				-- sorting a thousand corpus rows in the all-pairs search,
-				-- whose rows must fit in maintenance_work_mem (16 bytes each)
+				-- an index search per new row against an all-pairs search
+				-- over the corpus (its rows must fit in maintenance_work_mem,
+				-- 16 bytes each): measured by test/bench/arrivals.sh, a search
+				-- costs as much as sorting about 300 corpus rows at radii up
+				-- to 4 when the heap is read directly, 60 when the corpus is
+				-- read through a query, and 1,000 at larger radii
 				SELECT pg_catalog.sum(greatest(c.reltuples, 0))::bigint INTO n_corpus FROM pg_catalog.pg_class c
 				WHERE c.oid = corpus OR c.oid IN (SELECT t.relid FROM pg_catalog.pg_partition_tree(corpus) t);
-				search := CASE WHEN radius <= 32 AND (new_rows IS NULL OR n_batch * 1000 >= n_corpus)
+				search := CASE WHEN radius <= 32
+									AND (new_rows IS NULL
+										 OR n_batch * CASE WHEN radius > 4 THEN 1000 WHEN all_in_corpus THEN 300 ELSE 60 END
+											>= n_corpus)
 									AND (n_corpus + coalesce(n_batch, 0)) * 20 <
 										(SELECT g.setting::bigint * 1024 FROM pg_catalog.pg_settings g
 										 WHERE g.name = 'maintenance_work_mem')
@@ -292,10 +307,6 @@ BEGIN
 				-- When every new row is a row of the corpus with the same
 				-- fingerprint (today's rows of the corpus), the pairs of the
 				-- corpus alone are those pairs, and its heap is read directly.
-				EXECUTE pg_catalog.format(
-					'SELECT NOT EXISTS (SELECT FROM pg_temp.textfp_arrivals_batch b WHERE b.simhash IS NOT NULL
-					   AND NOT EXISTS (SELECT FROM %s c WHERE c.%I = b.id AND c.%I OPERATOR(%s.=) b.simhash))',
-					corpus, id_column, col, ext) INTO all_in_corpus;
 				found_sql := pg_catalog.format(
 					'SELECT x.new_id, x.matched_id, p.distance, 1 - p.distance / 64.0::float8 AS similarity, x.new_in_corpus
 					 FROM %1$s.simhash_pairs(%2$s, %3$s) AS p
