@@ -61,6 +61,9 @@ CREATE FUNCTION @extschema@.textfp_check_arrivals(
 		min_shingle_jaccard float8 DEFAULT 0.3)
 	RETURNS TABLE (method text, rows_checked bigint, matches_found bigint, matches_written bigint)
 	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	-- its statements are index searches and short joins whose cost
+	-- estimates can be large: JIT compilation would only add seconds
+	SET jit = off
 AS $fn$
 DECLARE
 	-- the extension's schema, quoted: dynamic statements name its objects
