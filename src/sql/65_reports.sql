@@ -345,7 +345,7 @@ svg text { font-size: 10px; fill: #333; }
 	IF source_column IS NOT NULL THEN
 		h := h || '
 <h2 id="sources">By source</h2>
-<table><tr><th>source</th><th>rows</th><th>rows that copy another</th><th>… from another source</th><th>rows copied</th><th>… by another source</th></tr>';
+<table><tr><th>source</th><th>rows</th><th>rows that copy another</th><th>&hellip; from another source</th><th>rows copied</th><th>&hellip; by another source</th></tr>';
 		FOR r IN SELECT * FROM @extschema@.textfp_duplicates_by_source(matches, corpus, source_column, id_column, method) LOOP
 			h := h || pg_catalog.format('<tr><td>%s</td><td class="n">%s</td><td class="n">%s</td><td class="n">%s</td><td class="n">%s</td><td class="n">%s</td></tr>',
 				coalesce(@extschema@.textfp_html_escape(r.source), '<span class="none">none</span>'),
@@ -439,7 +439,7 @@ svg text { font-size: 10px; fill: #333; }
 				h := h || pg_catalog.format('<div><h4>%s %s</h4><div class="excerpt">%s%s</div></div>',
 					r.id, coalesce(@extschema@.textfp_html_escape(r.title), ''),
 					coalesce(@extschema@.textfp_html_escape(pg_catalog.left(r.body, excerpt)), '<span class="none">no text</span>'),
-					CASE WHEN pg_catalog.length(r.body) > excerpt THEN ' …' ELSE '' END);
+					CASE WHEN pg_catalog.length(r.body) > excerpt THEN ' &hellip;' ELSE '' END);
 			END LOOP;
 			h := h || '</div>';
 		END IF;
