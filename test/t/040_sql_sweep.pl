@@ -14,7 +14,18 @@ my $src = $ENV{TEXTFP_SRCDIR} or die "TEXTFP_SRCDIR is not set";
 my $node = PostgreSQL::Test::Cluster->new('sweep');
 $node->init;
 $node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION textfp');
+$node->safe_psql('postgres', q{
+CREATE EXTENSION textfp;
+-- relations for the regclass arguments (sql_sweep.py's pool): a corpus
+-- with an index, a match table, a view
+CREATE TABLE sweep_t (id bigint PRIMARY KEY, body text, fp simhash64, sig minhash, dna int8[]);
+INSERT INTO sweep_t SELECT i, '第' || i || ' text', simhash(('第' || i || ' text')::text),
+    minhash(('第' || i || ' text')::text, 16), pinyin_dna(('第' || i || ' text')::text, 8)
+FROM generate_series(1, 50) i;
+CREATE INDEX ON sweep_t USING gin (fp);
+SELECT textfp_create_match_table('sweep_m');
+CREATE VIEW sweep_v AS SELECT * FROM sweep_t;
+});
 
 my $funcs = $node->safe_psql('postgres', q{
 SELECT p.proname || '|' || pg_get_function_identity_arguments(p.oid)
