@@ -153,8 +153,9 @@ BEGIN
 			USING ERRCODE = '42804', DETAIL = 'Match records hold bigint ids.';
 	END IF;
 	-- the match table: its columns, and the unique key ON CONFLICT needs
-	SELECT pg_catalog.string_agg(pg_catalog.quote_ident(c), ', ') INTO sql
-	FROM pg_catalog.unnest(ARRAY['new_id', 'matched_id', 'method', 'distance', 'similarity', 'matched_at']) AS u(c)
+	SELECT pg_catalog.string_agg(pg_catalog.quote_ident(c), ', ' ORDER BY o) INTO sql
+	FROM pg_catalog.unnest(ARRAY['new_id', 'matched_id', 'method', 'distance', 'similarity', 'matched_at'])
+		WITH ORDINALITY AS u(c, o)
 	WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a WHERE a.attrelid = matches AND a.attname = u.c
 					  AND a.attnum > 0 AND NOT a.attisdropped);
 	IF sql IS NOT NULL THEN
