@@ -37,6 +37,8 @@ typedef struct match_side
 	uint64		sh;				/* simhash */
 	int64	   *dna;
 	size_t		ndna;
+	const char *text;			/* the text (UTF-8, after HTML extraction) */
+	size_t		len;
 } match_side;
 
 #define FOLDS (TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN)
@@ -47,10 +49,8 @@ side_of(text *t, int html_mode, match_side *m)
 	tfp_feature_opts o5 = {5, 3, FOLDS};
 	tfp_feature_opts o2 = {2, 1, FOLDS};
 	tfp_feature_opts o1 = {1, 1, FOLDS};
-	size_t		len,
-				plen;
+	size_t		len;
 	const char *s = textfp_text_utf8(t, &len);
-	char	   *py;
 
 	m->html = html_mode == 1 || (html_mode == 0 && tfp_html_looks_like(s, len));
 	if (m->html)
@@ -65,9 +65,25 @@ side_of(text *t, int html_mode, match_side *m)
 	m->seq2 = textfp_feature_seq_utf8(s, len, &o2, &m->nseq2);
 	m->seq1 = textfp_feature_seq_utf8(s, len, &o1, &m->nseq1);
 	m->sh = tfp_simhash_text(s, len, &o2, 1, textfp_interrupt_tick, NULL);
-	py = textfp_pinyin_utf8(s, len, &plen);
+	m->text = s;
+	m->len = len;
+	m->sp = NULL;
+	m->np = 0;
+	m->dna = NULL;
+	m->ndna = 0;
+}
+
+/* the pinyin features of a side (only computed when a text has Chinese:
+ * otherwise the model does not use them) */
+static void
+side_pinyin(match_side *m)
+{
+	tfp_feature_opts o5 = {5, 3, FOLDS};
+	size_t		plen;
+	char	   *py = textfp_pinyin_utf8(m->text, m->len, &plen);
+
 	m->sp = textfp_shingle_set_utf8(py, plen, &o5, &m->np, NULL, NULL);
-	m->dna = textfp_pinyin_dna_utf8(s, len, &m->ndna);
+	m->dna = textfp_pinyin_dna_utf8(m->text, m->len, &m->ndna);
 }
 
 static int
@@ -125,6 +141,11 @@ textfp_match(PG_FUNCTION_ARGS)
 				 errmsg("textfp_match must be called in a context that accepts a record")));
 	side_of(PG_GETARG_TEXT_PP(0), mode, &a);
 	side_of(PG_GETARG_TEXT_PP(1), mode, &b);
+	if (a.han2 + b.han2 > 0)
+	{
+		side_pinyin(&a);
+		side_pinyin(&b);
+	}
 	tfp_match_sets(a.s5, a.n5, b.s5, b.n5, &f.j5, &f.c5);
 	tfp_match_sets(a.s2, a.n2, b.s2, b.n2, &f.j2, &f.c2);
 	tfp_match_sets(a.sp, a.np, b.sp, b.np, &f.pj, &f.pc);
@@ -133,8 +154,11 @@ textfp_match(PG_FUNCTION_ARGS)
 		uint64	   *scratch = palloc_extended((3 * (Max(a.nseq2, a.nseq1) + Max(b.nseq2, b.nseq1)) + 2) * sizeof(uint64),
 											  MCXT_ALLOC_HUGE);
 
-		f.ord = tfp_match_order(a.seq2, a.nseq2, b.seq2, b.nseq2, scratch);
-		f.ord1 = tfp_match_order(a.seq1, a.nseq1, b.seq1, b.nseq1, scratch);
+		/* both ways: each caps occurrences in the other text (symmetric) */
+		f.ord = Max(tfp_match_order(a.seq2, a.nseq2, b.seq2, b.nseq2, scratch),
+					tfp_match_order(b.seq2, b.nseq2, a.seq2, a.nseq2, scratch));
+		f.ord1 = Max(tfp_match_order(a.seq1, a.nseq1, b.seq1, b.nseq1, scratch),
+					 tfp_match_order(b.seq1, b.nseq1, a.seq1, a.nseq1, scratch));
 		pfree(scratch);
 	}
 	{

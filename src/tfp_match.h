@@ -12,13 +12,20 @@
  *   sim      1 - simhash_dist(simhash(A), simhash(B)) / 64
  *   dna      pinyin_dna_similarity(pinyin_dna(A), pinyin_dna(B))
  *   pj, pc   J and C of the word 3-shingles of pinyin(A) and pinyin(B)
- *            (homophones and script variants read alike)
+ *            (homophones and script variants read alike); dna, pj and pc
+ *            are 0 when neither text has a Han character (zh = 0: the model
+ *            weighs them by zh, so they are not computed)
  *   ord      the longest common subsequence of the two texts' sequences of
  *            Han bigrams and words (each matched with one of its first four
- *            occurrences in the other text), over the shorter sequence: the
+ *            occurrences in the other text; the larger of the two ways),
+ *            over the shorter sequence: the
  *            share of the text that appears in the same order (translations,
  *            revisions and edited copies keep the order; texts on the same
  *            topic share words, not their order)
+ *   ord1     the same for the sequences of Han characters and words
+ *   run      the longest run of consecutive 5-gram/3-word shingles of one
+ *            text that all occur in the other (the larger of the two ways),
+ *            over the shorter text's count: the longest copied passage
  *   zh       the share of Han features among the bigram-set features of
  *            both texts (0 = no Chinese, 1 = only Chinese)
  * A model (a version: frozen forever once released, a later model is a new
