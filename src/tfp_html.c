@@ -1358,7 +1358,7 @@ tfp_html_text(const char *in, size_t len, const tfp_html_opts *opts,
 	c->root.form = c->root.article = c->root.row = c->root.cell = -1;
 	c->root.p_at = c->root.li_at = c->root.dd_at = c->root.a_at = -1;
 	c->root.cell_at = c->root.tr_at = -1;
-	reserve(c, (void **) &c->buf, &c->bcap, len / 2 + 16, 1);
+	reserve(c, (void **) &c->buf, &c->bcap, (len < 131072 ? len / 2 : 65536) + 16, 1);
 	while (i < len && !c->failed)
 	{
 		unsigned char ch = (unsigned char) in[i];
