@@ -1,6 +1,6 @@
 /*
  * fuzz_html.c -- libFuzzer target for html_text()'s core (tfp_html.c,
- * tfp_html_select.c): arbitrary bytes must never crash, hang or touch memory
+ * tfp_html_tree.c, tfp_html_select.c): arbitrary bytes must never crash, hang or touch memory
  * out of bounds, and
  *  - the text is valid UTF-8 without NUL, at most 3 bytes per input byte,
  *    not ending in white space;
@@ -13,7 +13,7 @@
  * The first byte chooses the options.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -Itest/unit \
- *       test/fuzz/fuzz_html.c src/tfp_html.c src/tfp_html_select.c \
+ *       test/fuzz/fuzz_html.c src/tfp_html.c src/tfp_html_tree.c src/tfp_html_select.c \
  *       src/tfp_html_entities.c src/tfp_features.c src/tfp_unicode.c \
  *       src/tfp_unicode_data.c -o /tmp/fuzz_html
  *   /tmp/fuzz_html -max_total_time=60

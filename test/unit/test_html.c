@@ -1,6 +1,6 @@
 /*
  * test_html.c -- unit tests of html_text()'s core (tfp_html.c,
- * tfp_html_select.c): character references (every named reference of the
+ * tfp_html_tree.c, tfp_html_select.c): character references (every named reference of the
  * table, longest match, legacy names, numeric rules), the tokenizer and the
  * element rules on hand-written documents, boilerplate rules, HTML
  * detection, failing allocations, and inputs that would be quadratic or
