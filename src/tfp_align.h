@@ -18,32 +18,41 @@
  *
  * METHOD (expected time linear in the number of units; memory below).
  *  1. Seeds: at every unit, the shortest run of units of length >= seed
- *     (4 by default: four Han characters, two words).  The seeds of a go into a hash
- *     table; every seed of b looks up its equal seeds in a (compared unit by
- *     unit), each pair an anchor.  A seed found more than K times in a is
- *     paired by rank only (the r-th occurrence in b with the r-th in a), so
- *     repetitive text stays linear; K <= 16 is the largest that keeps the
- *     anchors within nA + nB + 1024.
- *  2. Chaining: anchors, sorted by (b unit, a unit), are chained by dynamic
+ *     (4 by default: four Han characters, two words).  The seeds of a go
+ *     into a hash table; every seed of b looks up its equal seeds in a
+ *     (compared unit by unit), each pair an anchor.  A seed found more than
+ *     K times in a (K <= 8, the largest that keeps the anchors within
+ *     nA + nB + 1024) is paired only with the occurrence of the same rank
+ *     (the r-th in b with the r-th in a) and with the continuations of the
+ *     diagonals of the last two anchors, so repetitive text stays linear
+ *     and a copy goes on through it.
+ *  2. Chaining: anchors, in (b unit, a unit) order, are chained by dynamic
  *     programming as in minimap2: an anchor x may follow y when both texts
  *     advance, the units between them not covered by y (a substitution,
  *     insertion or deletion) are of length <= max_gap on each side and the
  *     shift between the diagonals is <= max_gap; the score adds the new
  *     length x covers and subtracts the edit's size.  Chains are read back
- *     from the best-scoring ends, no anchor in two chains.
+ *     from the best-scoring ends, no anchor in two chains; a chain whose
+ *     seeds cover less than half of min_length is dropped.
  *  3. A chain is a candidate passage: its anchors, the units between them
  *     (paired by a longest common subsequence, so edits are counted
- *     exactly), and an extension at both ends over mismatches while matches
- *     keep the score within max_gap of its best (an X-drop extension).
- *     "matched" is the length of the units paired with an equal unit.
+ *     exactly), and a gapped X-drop extension at both ends (a banded
+ *     alignment that goes on while the score stays within max_gap of its
+ *     best, at most 2 (seed + max_gap) + 16 units).  "matched" is the
+ *     length of the units paired with an equal unit.
  *  4. One to one: candidates are taken greedily, most matched length first
  *     (ties: the one whose relative position in a and b is closest, then
  *     the earliest in b, then in a); a candidate that overlaps one already
  *     taken, in a or in b, loses the overlapping anchors, splits where its
  *     links cross taken text, and competes again.  Passages with matched <
- *     min_length are dropped.  So no unit of a or of b is in two passages:
- *     text repeated in b is matched once, and paragraphs moved around are
- *     separate passages.
+ *     min_length are dropped; passages next to each other in both texts,
+ *     separated by an edit within max_gap, are merged.  So no unit of a or
+ *     of b is in two passages: text repeated in b is matched once, and
+ *     paragraphs moved around are separate passages.
+ *
+ * Memory: about 50-60 bytes per unit of the two texts together (Chinese
+ * text has a unit per character, English one per word), at most about
+ * 120; TFP_ALIGN_MAX_UNITS per text bounds it.
  *
  * The result depends only on the texts and the options (no hash value
  * decides anything, except that a 64-bit hash collision of unequal units
@@ -59,8 +68,7 @@
 #define TFP_ALIGN_MAX_GAP		64
 #define TFP_ALIGN_MAX_MIN_LENGTH 1000000000
 /* units per text: beyond this tfp_align() returns TFP_ALIGN_ETOOBIG (about
- * 25 MB of Chinese or 50 MB of English text; the work memory is below 100
- * bytes per unit) */
+ * 12 MB of Chinese or 25 MB of English text) */
 #define TFP_ALIGN_MAX_UNITS		(UINT32_C(1) << 22)
 
 #define TFP_ALIGN_DEFAULT_MIN_LENGTH	16
