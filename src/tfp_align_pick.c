@@ -10,7 +10,6 @@
 
 #include "tfp_align_int.h"
 
-
 typedef struct order_ent
 {
 	int32_t		f;
@@ -622,8 +621,15 @@ tfp_align_choose(state *st, cand **out, uint32_t *nout)
 	tfp_align_release(st, st->f);
 	st->f = st->prev = NULL;
 
-	/* greedily, best first; a candidate overlapping text taken is rebuilt
-	 * (passages taken have disjoint anchors: at most m of them) */
+	/*
+	 * Greedily, best first; a candidate overlapping text taken is rebuilt.
+	 * This ends: the pieces of a rebuild touch no text taken when they are
+	 * queued, so a piece is rebuilt again only after another passage has
+	 * been taken since; passages taken have disjoint anchors, so at most
+	 * m are taken, and between two of them each of the at most m
+	 * candidates alive (their anchors are disjoint too) is rebuilt at most
+	 * once.  In practice a candidate is rebuilt once or twice.
+	 */
 	acc = tfp_align_take(st, (size_t) st->m + 1, sizeof(cand));
 	if (!acc || st->nomem)
 		return TFP_ALIGN_ENOMEM;
