@@ -15,7 +15,8 @@
 # and menu paths, so even these share a little real text).  Texts are stored uncompressed (STORAGE EXTERNAL),
 # so detoasting reads but does not decompress them.  Each query runs three
 # times; the best time per pair is printed, with md5(a) || md5(b) on the
-# same rows as a yardstick.
+# same rows as a yardstick.  Last, on the sample corpus and its answer key:
+# the share of each repost found in its original, and of every other pair.
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -128,3 +129,33 @@ echo "$out" | awk -F'|' -v counts="$counts" '
     }'
 echo "size lang | mean copied share of the copies with 2%, 10%, 20% of the units edited | of the unrelated pairs | passages found between the unrelated pairs"
 echo "$quality"
+
+# The sample corpus (test/data/corpus.tsv, answer key corpus_truth.tsv): how
+# much of each repost textfp_copied_share finds in its original, by kind of
+# repost, and the shares of every other pair of documents of one language.
+tfp_log "the sample corpus: shares of the reposts, and of all other pairs"
+tfp_psql -d postgres <<SQL || exit 1
+CREATE TABLE docs (id int PRIMARY KEY, lang text, source text, title text, body text);
+\copy docs FROM '$TFP_ROOT/test/data/corpus.tsv'
+CREATE TABLE truth (id int, original_id int, transformation text);
+\copy truth FROM '$TFP_ROOT/test/data/corpus_truth.tsv'
+CREATE TABLE repost AS
+  SELECT t.*, textfp_copied_share(o.body, r.body) AS share
+  FROM truth t JOIN docs o ON o.id = t.original_id JOIN docs r ON r.id = t.id;
+SELECT split_part(transformation, ':', 1) AS kind, count(*) AS pairs,
+       round(min(share)::numeric, 3) AS min,
+       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY share))::numeric, 3) AS median,
+       round(avg(share)::numeric, 3) AS mean
+FROM repost GROUP BY 1 ORDER BY 1;
+SELECT id, original_id, round(share::numeric, 3) AS share, transformation
+FROM repost ORDER BY share, id LIMIT 6;
+-- other pairs: one language, not a repost and its original nor two reposts of one original
+CREATE TABLE grp AS
+  SELECT d.id, d.lang, coalesce(t.original_id, d.id) AS g FROM docs d LEFT JOIN truth t ON t.id = d.id;
+SELECT count(*) AS other_pairs, count(*) FILTER (WHERE s > 0) AS with_a_passage,
+       count(*) FILTER (WHERE s >= 0.1) AS share_over_10pct,
+       count(*) FILTER (WHERE s >= 0.5) AS share_over_half, round(max(s)::numeric, 3) AS max_share
+FROM (SELECT textfp_copied_share(a.body, b.body) AS s
+      FROM grp ga JOIN grp gb ON gb.lang = ga.lang AND gb.id > ga.id AND gb.g <> ga.g
+      JOIN docs a ON a.id = ga.id JOIN docs b ON b.id = gb.id) x;
+SQL
