@@ -214,6 +214,22 @@ SELECT count(*) AS candidates,
 FROM (SELECT DISTINCT new_id, matched_id FROM matches WHERE method <> 'shingle_jaccard') k
 JOIN articles n ON n.id = k.new_id JOIN articles c ON c.id = k.matched_id;
 
+-- the calibrated verdict as a verifying method: the candidates textfp_match
+-- calls copies, its score as the similarity; against the answer key
+SELECT * FROM textfp_check_arrivals('SELECT * FROM articles WHERE id IN (SELECT id FROM batch_ids)',
+    'articles', 'matches', '{textfp_match}', text_column => 'body');
+SELECT count(*) AS candidates,
+       count(*) FILTER (WHERE (textfp_match(c.body, n.body)).verdict) AS copies,
+       (SELECT count(*) FROM matches WHERE method = 'textfp_match') AS recorded,
+       (SELECT count(*) FROM matches v WHERE v.method = 'textfp_match'
+          AND v.similarity IS DISTINCT FROM (SELECT (textfp_match(c.body, n.body)).score FROM articles n, articles c
+                                             WHERE n.id = v.new_id AND c.id = v.matched_id)) AS wrong_score,
+       (SELECT count(*) FROM matches v WHERE v.method = 'textfp_match'
+          AND EXISTS (SELECT FROM truth t WHERE (t.id, t.original_id) IN ((v.new_id, v.matched_id), (v.matched_id, v.new_id))
+                         OR (SELECT original_id FROM truth WHERE id = v.new_id) = (SELECT original_id FROM truth WHERE id = v.matched_id))) AS in_answer_key
+FROM (SELECT DISTINCT new_id, matched_id FROM matches WHERE method NOT IN ('shingle_jaccard', 'textfp_match')) k
+JOIN articles n ON n.id = k.new_id JOIN articles c ON c.id = k.matched_id;
+
 -- progress notices; duplicate ids in the new rows; an id of a domain type;
 -- the extension's schema off the search_path; a varchar text column
 SET client_min_messages = notice;
@@ -292,6 +308,7 @@ SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', '
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{pinyin_dna}', min_shared => 0)$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{pinyin_dna}', min_dna_similarity => 1.5)$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{shingle_jaccard}')$$);
+SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{textfp_match}')$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{shingle_jaccard}', text_column => 'body', min_shingle_jaccard => -0.1)$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{shingle_jaccard}', text_column => 'fp')$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', simhash_column => 'sig')$$);

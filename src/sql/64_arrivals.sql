@@ -72,8 +72,8 @@ DECLARE
 	-- methods that look candidates up in an index of the corpus, and those
 	-- that verify the candidates recorded for the new rows
 	index_methods constant text[] := ARRAY['simhash', 'minhash', 'pinyin_dna'];
-	verify_methods constant text[] := ARRAY['shingle_jaccard'];
-	method_list constant text := 'Methods are simhash, minhash, pinyin_dna (index look-ups) and shingle_jaccard (verification of their candidates).';
+	verify_methods constant text[] := ARRAY['shingle_jaccard', 'textfp_match'];
+	method_list constant text := 'Methods are simhash, minhash, pinyin_dna (index look-ups), shingle_jaccard and textfp_match (verification of their candidates).';
 	todo text[];
 	todo_cols name[] := '{}';
 	m text;
@@ -85,6 +85,7 @@ DECLARE
 	idtype regtype;
 	batch text;
 	found_sql text;
+	candidates text;
 	keep text;
 	sql text;
 	n_rows bigint;
@@ -262,6 +263,11 @@ BEGIN
 			batch := pg_catalog.format('SELECT c.%1$I AS id, c.%2$I AS v, true AS in_corpus FROM %3$s c WHERE c.%1$I IS NOT NULL AND c.%2$I IS NOT NULL',
 									   id_column, col, corpus::text);
 		END IF;
+		candidates := pg_catalog.format(
+			'(SELECT DISTINCT r.new_id, r.matched_id FROM %1$s r WHERE r.method <> ALL (%2$L::text[])) k
+			 JOIN batch n ON n.id = k.new_id
+			 JOIN %3$s c ON c.%4$I = k.matched_id',
+			matches::text, verify_methods, corpus::text, id_column);
 		CASE m
 		WHEN 'simhash' THEN
 			-- are all new rows rows of the corpus, with the same fingerprint?
@@ -352,18 +358,24 @@ BEGIN
 				 WHERE s.similarity >= %6$s',
 				id_column, ext, col, corpus::text, min_shared, min_dna_similarity);
 		WHEN 'shingle_jaccard' THEN
-			-- the candidates the index methods recorded for these rows, as
-			-- they were recorded
+			-- the texts of the candidates the index methods recorded for
+			-- these rows, as they were recorded: n.v the new row's, c.%I
+			-- the corpus row's
 			found_sql := pg_catalog.format(
 				'SELECT * FROM (
 				   SELECT k.new_id, k.matched_id, NULL::int4 AS distance,
 				          %1$s.shingle_jaccard(n.v, c.%2$I) AS similarity, false AS new_in_corpus
-				   FROM (SELECT DISTINCT r.new_id, r.matched_id FROM %3$s r
-				         WHERE r.method <> ALL (%4$L::text[])) k
-				   JOIN batch n ON n.id = k.new_id
-				   JOIN %5$s c ON c.%6$I = k.matched_id) s
-				 WHERE s.similarity >= %7$s',
-				ext, col, matches::text, verify_methods, corpus::text, id_column, min_shingle_jaccard);
+				   FROM %3$s) s
+				 WHERE s.similarity >= %4$s',
+				ext, col, candidates, min_shingle_jaccard);
+		WHEN 'textfp_match' THEN
+			-- the calibrated verdict (precision 0.99): is the new row a copy
+			-- of the corpus row?  Its score is the similarity.
+			found_sql := pg_catalog.format(
+				'SELECT k.new_id, k.matched_id, NULL::int4 AS distance, t.score AS similarity, false AS new_in_corpus
+				 FROM %3$s CROSS JOIN LATERAL %1$s.textfp_match(c.%2$I, n.v) t
+				 WHERE t.verdict',
+				ext, col, candidates);
 		END CASE;
 
 		-- one record per pair and method: no self-match; a pair of two new
@@ -371,7 +383,9 @@ BEGIN
 		-- new row (every row, when the whole corpus is checked), as each
 		-- finds the other; where duplicate ids give a pair several times,
 		-- its best score
-		IF new_rows IS NULL THEN
+		IF m = ANY (verify_methods) THEN
+			keep := 'true';
+		ELSIF new_rows IS NULL THEN
 			keep := 'f.matched_id < f.new_id';
 		ELSE
 			keep := 'f.new_id <> f.matched_id AND NOT (f.new_in_corpus AND EXISTS (

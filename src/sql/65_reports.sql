@@ -153,6 +153,7 @@ DECLARE
 	ext text := (SELECT e.extnamespace::regnamespace::text FROM pg_catalog.pg_extension e
 				 WHERE e.extname = 'textfp');
 	h text;
+	sql text;
 	dist_sql text;
 	r record;
 	c record;
@@ -174,7 +175,11 @@ DECLARE
 	title_expr text;
 	body_expr text;
 	source_expr text;
-	excerpt constant int4 := 600;
+	excerpt constant int4 := 200;
+	ta text;
+	ba text;
+	tb text;
+	bb text;
 	shown constant int4 := 20;
 BEGIN
 	IF corpus IS NULL OR matches IS NULL OR id_column IS NULL THEN
@@ -229,12 +234,9 @@ th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical
 th { background: #f3f6fa; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .bar { display: inline-block; height: .8em; background: #5b8fd1; }
-.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; }
-.pair > div { border: 1px solid #ddd; border-radius: 6px; padding: .5em .8em; background: #fcfcfc; }
-.pair h4 { margin: 0 0 .4em 0; font-size: .95em; }
-.excerpt { white-space: pre-wrap; font-size: .9em; line-height: 1.45; }
 .none { color: #888; font-style: italic; }
 svg text { font-size: 10px; fill: #333; }
+' || @extschema@.textfp_compare_css() || '
 </style>
 </head>
 <body>
@@ -376,7 +378,7 @@ svg text { font-size: 10px; fill: #333; }
 	h := h || CASE WHEN maxn IS NULL THEN '<p class="none">No matches recorded.</p>' ELSE '</table>' END;
 
 	-- cluster sizes, and the largest clusters with their rows and a
-	-- side-by-side excerpt of the representative and its closest copy
+	-- side-by-side comparison of the representative and its closest copy
 	h := h || '
 <h2 id="clusters">Clusters</h2>';
 	IF n_clusters = 0 THEN
@@ -430,18 +432,20 @@ svg text { font-size: 10px; fill: #333; }
 				 ORDER BY m.distance NULLS LAST, m.similarity DESC NULLS LAST, 1 LIMIT 1', matches)
 				INTO partner USING c.cluster_id, method;
 			partner := coalesce(partner, c.members[2]);
-			h := h || '
-<div class="pair">';
-			FOR r IN EXECUTE pg_catalog.format(
-				'SELECT x.id, %1$s AS title, %2$s AS body FROM pg_catalog.unnest($1) WITH ORDINALITY AS x(id, o)
-				 LEFT JOIN %3$s c ON c.%4$I = x.id ORDER BY x.o',
-				title_expr, body_expr, corpus, id_column) USING ARRAY[c.cluster_id, partner] LOOP
-				h := h || pg_catalog.format('<div><h4>%s %s</h4><div class="excerpt">%s%s</div></div>',
-					r.id, coalesce(@extschema@.textfp_html_escape(r.title), ''),
-					coalesce(@extschema@.textfp_html_escape(pg_catalog.left(r.body, excerpt)), '<span class="none">no text</span>'),
-					CASE WHEN pg_catalog.length(r.body) > excerpt THEN ' &hellip;' ELSE '' END);
-			END LOOP;
-			h := h || '</div>';
+			-- side by side, the copied passages highlighted (textfp_align);
+			-- long texts cut to the passages and some context around them
+			sql := pg_catalog.format('SELECT %s, %s FROM %s c WHERE c.%I = $1 LIMIT 1',
+									 title_expr, body_expr, corpus, id_column);
+			EXECUTE sql INTO ta, ba USING c.cluster_id;
+			EXECUTE sql INTO tb, bb USING partner;
+			IF ba IS NULL OR bb IS NULL THEN
+				h := h || '<p class="none">no text to compare</p>';
+			ELSE
+				h := h || '
+' || @extschema@.textfp_compare_html(ba, bb, context => excerpt,
+						a_title => pg_catalog.concat_ws(' ', '#' || c.cluster_id, ta),
+						b_title => pg_catalog.concat_ws(' ', '#' || partner, tb));
+			END IF;
 		END IF;
 	END LOOP;
 	RETURN h || '
@@ -451,4 +455,4 @@ svg text { font-size: 10px; fill: #333; }
 END
 $fn$;
 COMMENT ON FUNCTION @extschema@.textfp_report(regclass, regclass, name, name, name, name, text, int4, text, name)
-	IS 'a self-contained HTML page about a match table: summary figures, Hamming distance histogram, copies per day and source, most copied rows, cluster sizes, the largest clusters with side-by-side excerpts';
+	IS 'a self-contained HTML page about a match table: summary figures, Hamming distance histogram, copies per day and source, most copied rows, cluster sizes, the largest clusters with their copied passages side by side';

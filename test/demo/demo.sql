@@ -53,18 +53,19 @@ GROUP BY 1 ORDER BY 1;
 
 \echo
 \echo '== 3. The match store: every near-duplicate pair of the corpus, by three fingerprints,'
-\echo '      verified by the exact Jaccard similarity of the two texts'' shingles'
+\echo '      verified by the exact Jaccard similarity of the two texts'' shingles and by the'
+\echo '      calibrated verdict textfp_match'
 SELECT textfp_create_match_table('article_matches');
 SELECT * FROM textfp_check_arrivals(NULL, 'articles', 'article_matches',
-    methods => '{simhash,minhash,pinyin_dna,shingle_jaccard}',
+    methods => '{simhash,minhash,pinyin_dna,shingle_jaccard,textfp_match}',
     radius => 12, min_jaccard => 0.3, min_shared => 2, min_dna_similarity => 0.05,
     text_column => 'body', min_shingle_jaccard => 0.25);
 
 \echo
-\echo '== 4. Clusters of the verified pairs (union-find): sizes, and the largest'
-SELECT * FROM textfp_cluster_sizes('article_matches', 'shingle_jaccard');
+\echo '== 4. Clusters of the pairs textfp_match confirmed (union-find): sizes, and the largest'
+SELECT * FROM textfp_cluster_sizes('article_matches', 'textfp_match');
 SELECT c.cluster_id, c.cluster_size AS size, a.id, a.source, left(a.title, 36) AS title
-FROM textfp_match_clusters('article_matches', 'shingle_jaccard') c JOIN articles a USING (id)
+FROM textfp_match_clusters('article_matches', 'textfp_match') c JOIN articles a USING (id)
 WHERE c.cluster_size >= 3 ORDER BY c.cluster_size DESC, c.cluster_id, a.id;
 
 \echo
@@ -81,24 +82,24 @@ FROM articles a WHERE published = current_date AND duplicate_of IS NOT NULL ORDE
 \echo
 \echo 'the daily job: today''s rows against the corpus (pg_cron would run it, e.g.'
 \echo '  SELECT cron.schedule(''textfp-arrivals'', ''15 3 * * *'', $$SELECT * FROM textfp_check_arrivals(...)$$);)'
-\set arrivals 'SELECT * FROM textfp_check_arrivals(''SELECT * FROM articles WHERE published >= current_date'', ''articles'', ''article_matches'', methods => ''{simhash,minhash,pinyin_dna,shingle_jaccard}'', radius => 12, min_jaccard => 0.3, min_dna_similarity => 0.05, text_column => ''body'', min_shingle_jaccard => 0.25)'
+\set arrivals 'SELECT * FROM textfp_check_arrivals(''SELECT * FROM articles WHERE published >= current_date'', ''articles'', ''article_matches'', methods => ''{simhash,minhash,pinyin_dna,shingle_jaccard,textfp_match}'', radius => 12, min_jaccard => 0.3, min_dna_similarity => 0.05, text_column => ''body'', min_shingle_jaccard => 0.25)'
 :arrivals;
 \echo 'run again: nothing new is written'
 :arrivals;
-SELECT m.new_id, m.matched_id, round(m.similarity::numeric, 2) AS jaccard,
+SELECT m.new_id, m.matched_id, round(m.similarity::numeric, 2) AS score,
        left(n.title, 30) AS new_title, o.source AS matched_source
 FROM article_matches m JOIN articles n ON n.id = m.new_id JOIN articles o ON o.id = m.matched_id
-WHERE m.method = 'shingle_jaccard' AND n.published = current_date
+WHERE m.method = 'textfp_match' AND n.published = current_date
 ORDER BY m.new_id, m.matched_id LIMIT 20;
 
 \echo
 \echo '== 6. Reports: duplicates per source, per day, the most copied'
-SELECT * FROM textfp_duplicates_by_source('article_matches', 'articles', 'source', method => 'shingle_jaccard')
+SELECT * FROM textfp_duplicates_by_source('article_matches', 'articles', 'source', method => 'textfp_match')
 WHERE copies > 0 LIMIT 12;
-SELECT * FROM textfp_duplicates_by_day('article_matches', 'shingle_jaccard', 'articles', 'published')
+SELECT * FROM textfp_duplicates_by_day('article_matches', 'textfp_match', 'articles', 'published')
 ORDER BY day DESC LIMIT 7;
 SELECT t.matched_id, t.copies, round(t.best_similarity::numeric, 2) AS best, left(a.title, 40) AS title
-FROM textfp_most_copied('article_matches', 5, 'shingle_jaccard') t JOIN articles a ON a.id = t.matched_id;
+FROM textfp_most_copied('article_matches', 5, 'textfp_match') t JOIN articles a ON a.id = t.matched_id;
 
 \echo
 \echo '== 7. The HTML report'
@@ -107,12 +108,12 @@ FROM textfp_most_copied('article_matches', 5, 'shingle_jaccard') t JOIN articles
 \pset tuples_only on
 \o tmp_check/demo_report.html
 SELECT textfp_report('articles', 'article_matches', source_column => 'source', clusters => 12,
-                     method => 'shingle_jaccard', heading => 'textfp demo: verified near-duplicates in the sample corpus');
+                     method => 'textfp_match', heading => 'textfp demo: confirmed near-duplicates in the sample corpus');
 \o
 \pset format aligned
 \pset tuples_only off
 SELECT pg_size_pretty(octet_length(textfp_report('articles', 'article_matches', source_column => 'source',
-                                                  clusters => 12, method => 'shingle_jaccard'))::bigint) AS report_size;
+                                                  clusters => 12, method => 'textfp_match'))::bigint) AS report_size;
 \! echo "written to $(pwd)/tmp_check/demo_report.html (open it in a browser)"
 
 \echo
@@ -131,8 +132,8 @@ SELECT f.method, (SELECT count(*) FROM truth_pairs) AS true_pairs, count(*) AS f
        round(count(t.a)::numeric / (SELECT count(*) FROM truth_pairs), 3) AS recall
 FROM found f LEFT JOIN truth_pairs t USING (a, b)
 GROUP BY f.method ORDER BY recall DESC;
-\echo 'reposts the verified matches missed, by kind of copy:'
+\echo 'reposts textfp_match did not confirm, by kind of copy:'
 SELECT tr.transformation, count(*) AS missed
 FROM truth_pairs t JOIN truth tr ON tr.id IN (t.a, t.b) AND tr.original_id IN (t.a, t.b)
-WHERE NOT EXISTS (SELECT FROM found f WHERE f.method = 'shingle_jaccard' AND f.a = t.a AND f.b = t.b)
+WHERE NOT EXISTS (SELECT FROM found f WHERE f.method = 'textfp_match' AND f.a = t.a AND f.b = t.b)
 GROUP BY 1 ORDER BY 2 DESC, 1;

@@ -7,7 +7,8 @@
 #   pixels are mostly but not all background, in many colours, and the
 #   histogram's bar colour is there;
 # - the DOM Chromium builds holds the sections, the figures, the side-by-side
-#   excerpts and the hostile titles as text, and no script element;
+#   comparisons with their copied passages highlighted (textfp_compare_html)
+#   and the hostile titles as text, and no script element;
 # - the HTML parses (python3's html.parser) with every element closed in
 #   order.
 use strict;
@@ -132,7 +133,10 @@ for my $id (qw(summary distances days sources copied clusters))
 }
 like($dom, qr/<b>453<\/b>rows in the corpus/, 'the summary figures');
 like($dom, qr/<svg[^>]*>.*<rect /s, 'the SVG histogram');
-like($dom, qr/<div class="pair">.*<div class="excerpt">/s, 'side-by-side excerpts');
+my $marks = () = $dom =~ /<mark class="textfp-p/g;
+like($dom, qr/<div class="textfp-compare".*<td class="textfp-text textfp-a">.*<td class="textfp-text textfp-b">/s,
+	'side-by-side comparisons');
+cmp_ok($marks, '>', 20, "with the copied passages highlighted on both sides ($marks)");
 like($dom, qr/&lt;script&gt;document\.title="pwned"&lt;\/script&gt; &amp; &lt;b&gt;bold&lt;\/b&gt;/,
 	'a title with a script element is text');
 like($dom, qr/"&gt;&lt;img src=x onerror=alert\(1\)&gt; 版权所有/, 'a title with an attribute injection is text');
