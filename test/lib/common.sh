@@ -30,6 +30,9 @@
 # (C.UTF-8 is built into Debian 12's libc-bin; no locales package needed.)
 TFP_PG_MAJOR=${TFP_PG_MAJOR:-15}
 TFP_DEB_PACKAGES="postgresql-$TFP_PG_MAJOR postgresql-server-dev-$TFP_PG_MAJOR libxxhash-dev libipc-run-perl make gcc libc6-dev perl python3"
+# Installed where the release has them; tests that need them skip otherwise
+# (sqlsmith: TAP 120_sqlsmith_smoke).
+TFP_OPTIONAL_PACKAGES=${TFP_OPTIONAL_PACKAGES-sqlsmith}
 
 TFP_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TFP_ROOT=${TFP_ROOT:-$(cd "$TFP_LIB_DIR/../.." && pwd)}
@@ -137,6 +140,7 @@ tfp_install_deps() {
             tfp_warn "install them with:  sudo apt-get install $missing"
         fi
     fi
+    tfp_install_optional
     tfp_check_tools || {
         tfp_is_root || tfp_err "(not root: nothing was installed; run as root or install the packages above)"
         return 1
@@ -145,6 +149,27 @@ tfp_install_deps() {
         tfp_err "running as root but OS user '$TFP_PG_OSUSER' does not exist (set TFP_PG_OSUSER)"
         return 1
     fi
+}
+
+# As root: apt-get install what is missing of $TFP_OPTIONAL_PACKAGES, one by
+# one; one that cannot be installed is only reported.
+tfp_install_optional() {
+    local p missing
+    missing=$(TFP_DEB_PACKAGES=$TFP_OPTIONAL_PACKAGES TFP_EXTRA_PACKAGES='' tfp_missing_packages)
+    [ -n "$missing" ] && tfp_is_root && [ -z "${TFP_DRY_RUN_DEPS:-}" ] || return 0
+    local updated=
+    for p in $missing; do
+        until DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install "$p" \
+                </dev/null >/dev/null 2>&1 3>&- 4>&-; do
+            # the package lists may be missing or old: update them once
+            if [ -z "$updated" ]; then
+                updated=1
+                DEBIAN_FRONTEND=noninteractive apt-get -q update </dev/null >/dev/null 2>&1 3>&- 4>&- && continue
+            fi
+            tfp_warn "optional package $p could not be installed (tests that need it are skipped)"
+            break
+        done
+    done
 }
 
 # ---------------------------------------------------------------- build
