@@ -68,7 +68,8 @@ while i < len(entries):
                 not re.search(r'(LOCATION|STATEMENT|DETAIL|HINT|CONTEXT):  ', entries[j][0]):
             break
         j += 1
-    if re.search(r'terminated by signal|terminated by exception|was terminated by', text):
+    if re.search(r'terminated by signal|terminated by exception|was terminated by|'
+                 r'server process \(PID \d+\) exited with exit code [1-9]', text):
         ctx = ''
         for k in range(i + 1, min(i + 3, len(entries))):
             if 'Failed process was running' in entries[k][0]:
@@ -87,6 +88,13 @@ while i < len(entries):
         elif state.startswith('XX'):
             core_internal.append('%s %s (%s)\n    query: %s' % (state, msg[:200], loc, (stmt or '?')[:600]))
     i += 1
+
+# sanitizer reports written to the server's stderr (the server log)
+with open(log, encoding='utf-8', errors='replace') as f:
+    lines = f.read().split('\n')
+for k, line in enumerate(lines):
+    if re.search(r': runtime error: |==\d+==ERROR: (Address|Undefined)Sanitizer', line):
+        findings.append('sanitizer report in the server log:\n    ' + '\n    '.join(lines[k:k + 30]))
 
 if sandir:
     for p in sorted(glob.glob(os.path.join(sandir, 'asan.*')) + glob.glob(os.path.join(sandir, 'ubsan.*'))):

@@ -25,7 +25,8 @@ TFP_EXTRA_PACKAGES="${TFP_EXTRA_PACKAGES:-} sqlsmith"
 TFP_PG_CONF="shared_preload_libraries = 'textfp'
 log_error_verbosity = verbose
 log_min_error_statement = error
-log_min_messages = warning" tfp_setup_cluster || exit 1
+log_min_messages = warning
+track_functions = all" tfp_setup_cluster || exit 1
 command -v sqlsmith >/dev/null || { tfp_err "sqlsmith is not installed"; exit 1; }
 
 tfp_log "setting up database smith"
@@ -49,6 +50,14 @@ errate=$(grep -a -o 'error rate: [0-9.]*' "$out.err" | tail -1 | cut -d' ' -f3)
 
 # the server is still up?
 alive=$(tfp_psql -d smith -At -c 'SELECT 1' 2>&1)
+# how much of textfp the queries reached (function call counts)
+sleep 1
+reach=$(tfp_psql -d smith -At -c "
+    SELECT count(*) FILTER (WHERE s.calls > 0) || ' of ' || count(*) || ' functions called, '
+           || coalesce(sum(s.calls), 0) || ' calls'
+    FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp' AND d.deptype = 'e'
+    LEFT JOIN pg_stat_user_functions s ON s.funcid = p.oid" 2>&1)
 tfp_log "report"
 python3 "$HERE/server_log_report.py" "$TFP_TMP/log/postgres.log" "$TFP_ROOT" | tee "$out.report"
 found=${PIPESTATUS[0]}
@@ -56,6 +65,7 @@ echo "== summary"
 echo "sqlsmith $(dpkg-query -W -f='${Version}' sqlsmith 2>/dev/null), PostgreSQL $(tfp_psql -At -c 'SHOW server_version'), seed $SEED"
 echo "duration: ${elapsed}s, queries: ${queries:-?}, sqlsmith error rate: ${errate:-?}"
 echo "server alive at the end: $([ "$alive" = 1 ] && echo yes || echo "NO ($alive)")"
+echo "textfp reached: $reach (C functions called by SQL; index support functions are not counted)"
 echo "findings: $(grep -c '^FINDING' "$out.report")"
 if [ -z "${SQLSMITH_KEEP_LOG:-}" ]; then
     # keep the report, not the whole log (tens of MB a minute)

@@ -249,6 +249,19 @@ tfp_private_install() {
     fi
     TFP_PG_REGRESS=$real_pkglibdir/pgxs/src/test/regress/pg_regress
     export TFP_INST TFP_BINDIR TFP_PG_REGRESS
+    tfp_wrap_server
+}
+
+# TFP_SERVER_WRAPPER (test/harden/: sanitizers, valgrind): a script run in
+# place of the private copy's server binary, which becomes bin/postgres.real
+# (the script execs it).  Never done to a system-wide installation.
+tfp_wrap_server() {
+    [ -n "${TFP_SERVER_WRAPPER:-}" ] || return 0
+    [ -n "${TFP_INST:-}" ] || { tfp_err "TFP_SERVER_WRAPPER needs a private install"; return 1; }
+    local bin=$TFP_BINDIR/postgres
+    [ -e "$bin.real" ] || mv "$bin" "$bin.real" || return 1
+    install -m 755 "$TFP_SERVER_WRAPPER" "$bin" || return 1
+    tfp_log "server binary wrapped by $TFP_SERVER_WRAPPER"
 }
 
 # ---------------------------------------------------------------- cluster
