@@ -1,4 +1,4 @@
-# Random SQL, short: sqlsmith (seed 1, 40 s) against a server with textfp
+# Random SQL, short: sqlsmith (seed 1, 30 s) against a server with textfp
 # preloaded and test/harden/sqlsmith_setup.sql's tables (a column of every
 # fingerprint kind, one index per operator class); the server survives, and
 # test/harden/server_log_report.py finds no crash and no internal error
@@ -13,7 +13,7 @@ use Test::More;
 use Time::HiRes qw(time);
 
 my $src = $ENV{TEXTFP_SRCDIR} or die "TEXTFP_SRCDIR is not set (run via test/run-tests.sh)";
-my $seconds = $ENV{TEXTFP_SQLSMITH_SECONDS} // 40;
+my $seconds = $ENV{TEXTFP_SQLSMITH_SECONDS} // 30;
 if (system('sqlsmith --version >/dev/null 2>&1') != 0)
 {
 	plan skip_all => 'sqlsmith is not installed';
