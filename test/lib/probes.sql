@@ -64,10 +64,11 @@ LANGUAGE sql STABLE AS $$
 	ORDER BY c.opcname, am.amname
 $$;
 
--- the value columns a probe table needs: name and expression (%s: the text)
+-- the value columns a probe table needs: name (from the expression, so the
+-- same in every version that has it) and expression (%s: the text)
 CREATE FUNCTION tfp_probe.columns() RETURNS TABLE (col text, typ regtype, expr text)
 LANGUAGE sql STABLE AS $$
-	SELECT 'c' || pg_catalog.row_number() OVER (ORDER BY maker), typ::regtype, maker
+	SELECT 'c_' || pg_catalog.left(pg_catalog.md5(maker), 8), typ::regtype, maker
 	FROM (SELECT DISTINCT typ, maker FROM tfp_probe.opclasses()
 	      WHERE maker IS NOT NULL AND maker <> '%s') m
 $$;
