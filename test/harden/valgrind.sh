@@ -34,8 +34,8 @@ if [ ! -s "$supp" ]; then
     apt=$(mktemp -d)
     codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
     mkdir -p "$apt/lists/partial" "$apt/src"
-    printf 'deb-src http://deb.debian.org/debian %s main\ndeb-src http://deb.debian.org/debian-security %s-security main\n' \
-        "$codename" "$codename" >"$apt/sources.list"
+    # the release's main suite (the file is the same for every minor release)
+    printf 'deb-src http://deb.debian.org/debian %s main\n' "$codename" >"$apt/sources.list"
     aptopts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=/nonexistent"
              -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache::Archives=$apt/src" -q)
     if apt-get "${aptopts[@]}" update >/dev/null 2>&1 &&
