@@ -38,7 +38,7 @@ IPC::Run::run([ 'timeout', $seconds, 'sqlsmith', "--target=$connstr", '--exclude
 	'--seed=1', '--verbose' ], '>', \$stdout, '2>', \$stderr);
 my $elapsed = time - $t0;
 my ($queries) = ($stderr =~ /.*queries: (\d+)/s);
-cmp_ok($queries // 0, '>', 500, sprintf('sqlsmith ran %d queries in %.0f s', $queries // 0, $elapsed));
+cmp_ok($queries // 0, '>', 100, sprintf('sqlsmith ran %d queries in %.0f s', $queries // 0, $elapsed));
 is($node->safe_psql('smith', 'SELECT 1'), '1', 'the server answers after the run');
 is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()'), $start_time,
 	'the server never restarted (no backend crashed)');
