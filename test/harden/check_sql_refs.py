@@ -172,7 +172,8 @@ def main(paths):
                 if prev[1] == '.' and i >= 2 and st[i - 2][0] in ('ext', 'ident', 'qident'):
                     continue
                 # argument and column names: "name type" inside a definition list
-                if nxt[0] in ('ident', 'ext') and prev[1] in ('(', ','):
+                if nxt[0] in ('ident', 'ext') and (prev[1] in ('(', ',') or
+                                                   prev[1].lower() in ('in', 'out', 'inout', 'variadic')):
                     continue
                 # named arguments in defaults / calls: "ngram => 5"
                 if nxt[1] in ('=>',):
