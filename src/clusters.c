@@ -147,7 +147,9 @@ clusters_output(Clusters *c, FunctionCallInfo fcinfo)
 	if (textfp_progress)
 		ereport(NOTICE, (errmsg("%s: %llu pairs, %u ids", c->fn,
 								(unsigned long long) c->pairs, c->n)));
-	memcpy(sorted, c->ids, c->n * sizeof(int64));
+	/* no pairs: no ids, and c->ids was never allocated (memcpy from NULL is undefined) */
+	if (c->n > 0)
+		memcpy(sorted, c->ids, c->n * sizeof(int64));
 	/* ids are distinct: the sort keeps them all */
 	tfp_sort_unique_u64(sorted, c->n, scratch);
 	for (uint32 i = 0; i < c->n; i++)

@@ -11,6 +11,7 @@
 #include "access/gin.h"
 #include "access/stratnum.h"
 #include "fmgr.h"
+#include "miscadmin.h"
 
 #include "textfp.h"
 #include "pinyin.h"
@@ -91,6 +92,9 @@ pinyin_dna_gin_extract_query(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(keys);
 }
 
+/* queries with this many keys check for interrupts in every consistent call */
+#define INTERRUPT_KEYS 1024
+
 /*
  * consistent(internal check, int2 strategy, pinyin_dna_query, int4 nkeys,
  *			  internal extra_data, internal recheck, internal queryKeys,
@@ -113,6 +117,9 @@ pinyin_dna_gin_consistent(PG_FUNCTION_ARGS)
 	int32		k = 0;
 
 	*recheck = false;
+	/* each call is O(nkeys), and GIN may call it nkeys times (see below) */
+	if (nkeys >= INTERRUPT_KEYS)
+		CHECK_FOR_INTERRUPTS();
 	for (int i = 0; i < nkeys; i++)
 		if (check[i])
 			k++;
@@ -142,6 +149,13 @@ pinyin_dna_gin_triconsistent(PG_FUNCTION_ARGS)
 	int32		t = 0,
 				u = 0;
 
+	/*
+	 * GIN's scan start calls this once per query key, each call O(nkeys): a
+	 * query of n distinct values costs O(n^2) before the first row (0.7 s at
+	 * 4,000 values, 3.7 s at 16,000).  Stay cancellable however long it takes.
+	 */
+	if (nkeys >= INTERRUPT_KEYS)
+		CHECK_FOR_INTERRUPTS();
 	for (int i = 0; i < nkeys; i++)
 	{
 		if (check[i] == GIN_TRUE)

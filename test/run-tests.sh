@@ -179,7 +179,7 @@ run_tap() {
         { broke tap "cannot copy test/"; return; }
     tfp_chown_pg "$tapdir"
     pgxs_perl=$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/perl
-    for v in PG_TEST_EXTRA PG_TEST_TIMEOUT_DEFAULT PG_TEST_NOCLEAN PROVE_FLAGS; do
+    for v in PG_TEST_EXTRA PG_TEST_TIMEOUT_DEFAULT PG_TEST_NOCLEAN PROVE_FLAGS TEXTFP_LIMITS TEXTFP_SQLSMITH_SECONDS; do
         [ -n "${!v:-}" ] && pass_env+=("$v=${!v}")
     done
     out=$TFP_TMP/log/prove.out

@@ -219,7 +219,7 @@ CREATE OPERATOR CLASS @extschema@.simhash64_gist_ops
 -- sorted GiST build (support function 11) exists from PostgreSQL 14
 DO $$
 BEGIN
-	IF current_setting('server_version_num')::int >= 140000 THEN
+	IF pg_catalog.current_setting('server_version_num')::pg_catalog.int4 OPERATOR(pg_catalog.>=) 140000 THEN
 		EXECUTE 'ALTER OPERATOR FAMILY @extschema@.simhash64_gist_ops USING gist ADD '
 			'FUNCTION 11 (@extschema@.simhash64) @extschema@.simhash64_gist_sortsupport(internal)';
 	END IF;

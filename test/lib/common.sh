@@ -36,6 +36,9 @@ TFP_DEB_PACKAGES+=" python3-html5lib"   # test/t/110_align_html.pl: HTML5 parser
 # pg_cron schedules the arrivals check (080_arrivals), chromium renders
 # textfp_report's page (090_report_render).
 TFP_TAP_PACKAGES="postgresql-$TFP_PG_MAJOR-cron chromium"
+# Installed where the release has them; tests that need them skip otherwise
+# (sqlsmith: TAP 120_sqlsmith_smoke).
+TFP_OPTIONAL_PACKAGES=${TFP_OPTIONAL_PACKAGES-sqlsmith}
 
 TFP_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TFP_ROOT=${TFP_ROOT:-$(cd "$TFP_LIB_DIR/../.." && pwd)}
@@ -143,6 +146,7 @@ tfp_install_deps() {
             tfp_warn "install them with:  sudo apt-get install $missing"
         fi
     fi
+    tfp_install_optional
     tfp_check_tools || {
         tfp_is_root || tfp_err "(not root: nothing was installed; run as root or install the packages above)"
         return 1
@@ -151,6 +155,27 @@ tfp_install_deps() {
         tfp_err "running as root but OS user '$TFP_PG_OSUSER' does not exist (set TFP_PG_OSUSER)"
         return 1
     fi
+}
+
+# As root: apt-get install what is missing of $TFP_OPTIONAL_PACKAGES, one by
+# one; one that cannot be installed is only reported.
+tfp_install_optional() {
+    local p missing
+    missing=$(TFP_DEB_PACKAGES=$TFP_OPTIONAL_PACKAGES TFP_EXTRA_PACKAGES='' tfp_missing_packages)
+    [ -n "$missing" ] && tfp_is_root && [ -z "${TFP_DRY_RUN_DEPS:-}" ] || return 0
+    local updated=
+    for p in $missing; do
+        until DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install "$p" \
+                </dev/null >/dev/null 2>&1 3>&- 4>&-; do
+            # the package lists may be missing or old: update them once
+            if [ -z "$updated" ]; then
+                updated=1
+                DEBIAN_FRONTEND=noninteractive apt-get -q update </dev/null >/dev/null 2>&1 3>&- 4>&- && continue
+            fi
+            tfp_warn "optional package $p could not be installed (tests that need it are skipped)"
+            break
+        done
+    done
 }
 
 # ---------------------------------------------------------------- build
@@ -230,6 +255,19 @@ tfp_private_install() {
     fi
     TFP_PG_REGRESS=$real_pkglibdir/pgxs/src/test/regress/pg_regress
     export TFP_INST TFP_BINDIR TFP_PG_REGRESS
+    tfp_wrap_server
+}
+
+# TFP_SERVER_WRAPPER (test/harden/: sanitizers, valgrind): a script run in
+# place of the private copy's server binary, which becomes bin/postgres.real
+# (the script execs it).  Never done to a system-wide installation.
+tfp_wrap_server() {
+    [ -n "${TFP_SERVER_WRAPPER:-}" ] || return 0
+    [ -n "${TFP_INST:-}" ] || { tfp_err "TFP_SERVER_WRAPPER needs a private install"; return 1; }
+    local bin=$TFP_BINDIR/postgres
+    [ -e "$bin.real" ] || mv "$bin" "$bin.real" || return 1
+    install -m 755 "$TFP_SERVER_WRAPPER" "$bin" || return 1
+    tfp_log "server binary wrapped by $TFP_SERVER_WRAPPER"
 }
 
 # ---------------------------------------------------------------- cluster

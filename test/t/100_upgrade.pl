@@ -13,6 +13,12 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 my $data = $ENV{TEXTFP_DATADIR} or die "TEXTFP_DATADIR is not set (run via test/run-tests.sh)";
+my $src = $ENV{TEXTFP_SRCDIR} or die "TEXTFP_SRCDIR is not set";
+
+# The install scripts of released versions are frozen: installed databases
+# were made by exactly these bytes, and an update path is only tested for
+# them.  Releasing a version adds its line (sha256 of upgrade/textfp--V.sql).
+my %frozen = ('1.0' => 'b3b64ca0dd9335e5ae1ca47d4748c3059c23331696dea9ba4b4ef5c74c545268');
 
 my $node = PostgreSQL::Test::Cluster->new('upgrade');
 $node->init;
@@ -24,6 +30,13 @@ my @old = split /\n/, $node->safe_psql('postgres', qq{
 	SELECT version FROM pg_available_extension_versions
 	WHERE name = 'textfp' AND version <> '$default' ORDER BY string_to_array(version, '.')::int[]});
 ok(scalar(@old) >= 1, "earlier versions to update from: @old (default $default)");
+my $sharedir = $node->safe_psql('postgres', q{SELECT setting FROM pg_config WHERE name = 'SHAREDIR'});
+for my $v (@old)
+{
+	my $sum = `sha256sum $sharedir/extension/textfp--$v.sql`;
+	$sum =~ s/ .*//s;
+	is($sum, $frozen{$v} // 'a pinned checksum', "the frozen install script of $v is the released one");
+}
 
 # A canonical description of every member object and the properties an
 # update could get wrong (C symbols are not compared: an updated database
@@ -85,6 +98,24 @@ my $fresh_catalog = $node->safe_psql('fresh', $catalog);
 my $fresh_dx = $node->psql('fresh', '\dx+ textfp', stdout => \my $dx_fresh);
 my $fresh_answers = $node->safe_psql('fresh', "SET search_path = public, fp; $answers");
 cmp_ok(scalar(split /\n/, $fresh_catalog), '>', 100, 'the fresh install has its objects');
+# calls of every function of the new version with edge-case arguments
+my $funcs = $node->safe_psql('fresh', q{
+	SELECT p.proname || '|' || pg_get_function_identity_arguments(p.oid) FROM pg_proc p
+	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'
+	WHERE p.prokind = 'f' ORDER BY 1});
+$funcs =~ s/\|[a-z_]+ /|/g;
+$funcs =~ s/, [a-z_]+ /, /g;
+$funcs =~ s/\bfp\.//g;
+my $tmp = PostgreSQL::Test::Utils::tempdir;
+open(my $fh, '>', "$tmp/funcs.txt") or die;
+print $fh "$funcs\n";
+close $fh;
+my $sweep = `python3 $src/test/fuzz/sql_sweep.py $tmp/funcs.txt 11 3 values 2>/dev/null`;
+my $sweep_calls = () = $sweep =~ /^SELECT/mg;
+my ($sweep_out, $sweep_err) = ('', '');
+$node->psql('fresh', "SET search_path = public, fp;\n$sweep", stdout => \$sweep_out, stderr => \$sweep_err, on_error_stop => 0);
+cmp_ok($sweep_calls, '>', 200, "$sweep_calls calls of every function for the comparison");
 
 sub psql_fp
 {
@@ -127,6 +158,50 @@ for my $v (@old)
 		CREATE INDEX a_dna_gin  ON articles USING gin (dna pinyin_dna_ops);
 		ANALYZE articles;
 	});
+
+	# every operator class of this version, one index each, found in the
+	# catalog (test/lib/probes.sql), on a table with a column of each kind
+	psql_fp($db, qq{\\i $src/test/lib/probes.sql
+		CREATE EXTENSION pageinspect;
+		CREATE TABLE pd AS SELECT id, body FROM docs WHERE id < 100000 OR id % 2 = 0;
+		ALTER TABLE pd ADD PRIMARY KEY (id);});
+	my $add_columns = q{DO $$ DECLARE c record; BEGIN
+		FOR c IN SELECT * FROM tfp_probe.columns() LOOP
+			IF NOT EXISTS (SELECT FROM pg_attribute WHERE attrelid = 'pd'::regclass AND attname = c.col) THEN
+				EXECUTE format('ALTER TABLE pd ADD COLUMN %I %s', c.col, c.typ);
+				EXECUTE format('UPDATE pd SET %I = %s', c.col, format(c.expr, 'body'));
+			END IF;
+		END LOOP;
+		FOR c IN SELECT DISTINCT index_name, index_ddl FROM tfp_probe.probes('pd') WHERE index_ddl IS NOT NULL LOOP
+			IF to_regclass(c.index_name) IS NULL THEN EXECUTE c.index_ddl; END IF;
+		END LOOP; END $$; ANALYZE pd};
+	psql_fp($db, $add_columns);
+	my $classes_before = psql_fp($db, q{SELECT string_agg(DISTINCT opcname || '/' || amname, ' ') FROM tfp_probe.probes('pd')});
+	my $no_probe = psql_fp($db, q{SELECT coalesce(string_agg(DISTINCT opcname || '/' || amname, ' '), '') FROM tfp_probe.probes('pd') WHERE probe IS NULL});
+	is($no_probe, '', "$db: every class of $v can be probed (classes: $classes_before)");
+	my @pd_ids = split /\n/, psql_fp($db, q{SELECT id FROM pd ORDER BY hashint4(id) LIMIT 4});
+	my $probe_run = sub {
+		my ($check) = @_;
+		my (%ans, @bad);
+		for my $pr (split /\n/, psql_fp($db, q{SELECT DISTINCT probe FROM tfp_probe.probes('pd') WHERE probe IS NOT NULL ORDER BY 1}))
+		{
+			for my $id (@pd_ids)
+			{
+				my $q = psql_fp($db, qq{SELECT tfp_probe.query('pd', \$p\$$pr\$p\$, $id)});
+				# (MinHash % above the LSH bound of exactness, 0.6875 for k = 64)
+				$ans{"$pr | $id"} = psql_fp($db, "SET textfp.minhash_threshold = 0.7; SET enable_seqscan = off; $q");
+				push @bad, "$pr | $id" if $check
+				  && $ans{"$pr | $id"} ne psql_fp($db, "SET textfp.minhash_threshold = 0.7; SET enable_indexscan = off; SET enable_bitmapscan = off; $q");
+			}
+		}
+		return (\%ans, \@bad);
+	};
+	my ($pd_before) = $probe_run->(0);
+	# the bytes of every index, to compare after the update
+	my $index_bytes = q{SELECT string_agg(c.relname || ':' || c.relfilenode || ':' || (SELECT md5(string_agg(md5(get_raw_page(c.oid::regclass::text, b::int)), '' ORDER BY b))
+		FROM generate_series(0, pg_relation_size(c.oid) / current_setting('block_size')::int - 1) b), ' ' ORDER BY c.relname)
+		FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid IN ('pd'::regclass, 'articles'::regclass)};
+	my $bytes_before = psql_fp($db, $index_bytes);
 
 	my $digest = q{SELECT md5(string_agg(concat_ws('|', id, fp, sig, dna), ',' ORDER BY id)) FROM articles};
 	my $before_digest = psql_fp($db, $digest);
@@ -173,6 +248,25 @@ for my $v (@old)
 	psql_fp($db, 'ALTER EXTENSION textfp UPDATE');
 	is(psql_fp($db, q{SELECT extversion FROM pg_extension WHERE extname = 'textfp'}), $default,
 		"$db: updated to $default");
+	is(psql_fp($db, $index_bytes), $bytes_before,
+		"$db: every index is the same file with the same bytes after the update");
+	# the classes of the new version: indexes for those new, then every probe
+	psql_fp($db, "DROP SCHEMA tfp_probe CASCADE; \\i $src/test/lib/probes.sql");
+	psql_fp($db, $add_columns);
+	my ($pd_after, $pd_bad) = $probe_run->(1);
+	my $nprobes = keys %$pd_after;
+	is("@$pd_bad", '', "$db: $nprobes probes of every class of $default (incl. new ones: "
+		. psql_fp($db, q{SELECT string_agg(DISTINCT opcname || '/' || amname, ' ') FROM tfp_probe.probes('pd')})
+		. ') answer as a sequential scan');
+	my @changed = grep { exists $pd_after->{$_} && $pd_after->{$_} ne $pd_before->{$_} } sort keys %$pd_before;
+	is("@changed", '', "$db: and the probes of ${v}'s classes as before the update ("
+		. scalar(keys %$pd_before) . ')');
+	# every function with edge-case arguments: the same results and errors as
+	# a fresh install (test/fuzz/sql_sweep.py, results' md5)
+	my ($sw_up_out, $sw_up_err) = ('', '');
+	$node->psql($db, "SET search_path = public, fp;\n$sweep", stdout => \$sw_up_out, stderr => \$sw_up_err, on_error_stop => 0);
+	is($sw_up_out, $sweep_out, "$db: $sweep_calls calls of every function give the fresh install's results");
+	is($sw_up_err, $sweep_err, "$db: and its errors");
 	is($node->safe_psql($db, $catalog), $fresh_catalog,
 		"$db: the same member objects and properties as a fresh install");
 	$node->psql($db, '\dx+ textfp', stdout => \my $dx_up);

@@ -1,0 +1,262 @@
+# Limits: each gives a correct answer or a clear error (a proper SQLSTATE,
+# never XX000) within memory, never a crash, a hang or an uninterruptible
+# loop.  In CI (seconds) and, with TEXTFP_LIMITS=full, at full size
+# (test/harden/limits.sh; docs/hardening.md):
+#   * a long text (64 MB; full: 1,000,000,000 bytes) through every text
+#     function: the answer of a text repeating "abc def ghi " equals that of
+#     a few repetitions (the same feature set, every weight times n); the
+#     backend's peak memory is reported;
+#   * arrays of a million entries (features, weights, shingle and DNA sets);
+#     a %& query of 3,000 DNAs through the GIN index (exact), and of a
+#     million (cancellable: GIN's scan start is O(n^2) in the query's size);
+#   * k = 4096: signatures, an LSH index with 1,365 bands per row, k = 4097;
+#   * N identical fingerprints (100,000; full: 1,000,000) in one index of
+#     every operator class (found in the catalog): every probe answers as a
+#     sequential scan;
+#   * statement_timeout mid-flight in every index scan (a probe per class,
+#     repeated in a nested loop), every batch function (simhash_pairs and
+#     the clustering functions over the identical rows: N^2/2 pairs), the
+#     aggregate, and every text function on a 128 MB text: 57014 within
+#     seconds, the session goes on, the server never restarts.  A function
+#     of the extension that is not IMMUTABLE and has no case here fails the
+#     test (add one).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time);
+
+my $src = $ENV{TEXTFP_SRCDIR} or die "TEXTFP_SRCDIR is not set (run via test/run-tests.sh)";
+my $full = ($ENV{TEXTFP_LIMITS} // '') eq 'full';
+my $text_bytes = $full ? 1_000_000_000 : 64_000_000;
+my $ident_rows = $full ? 1_000_000 : 100_000;
+
+my $node = PostgreSQL::Test::Cluster->new('limits');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+maintenance_work_mem = 512MB
+work_mem = 64MB
+max_parallel_workers_per_gather = 0
+log_error_verbosity = verbose
+});
+$node->start;
+my $started = $node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()');
+$node->safe_psql('postgres', 'CREATE EXTENSION textfp');
+
+# one call in a fresh session: (stdout, stderr, seconds, peak kB of the backend)
+sub call
+{
+	my ($sql, %opt) = @_;
+	my $pre = $opt{timeout} ? "SET statement_timeout = '$opt{timeout}';\n" : '';
+	my $t0 = time;
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"\\set VERBOSITY verbose\n$pre$sql;\nRESET statement_timeout;\n"
+		  . q{SELECT 'peak:' || (regexp_match(pg_read_file('/proc/self/status'), 'VmHWM:\s+(\d+)'))[1]},
+		on_error_stop => 0);
+	my $dt = time - $t0;
+	my ($peak) = $out =~ /peak:(\d+)/;
+	$out =~ s/\n?peak:\d+//;
+	return ($out, $err, $dt, $peak // 0);
+}
+
+# ---- a long text
+my $p = 'abc def ghi ';
+my $n = int($text_bytes / length($p));
+my $zh = '床前明月光疑是地上霜举头望明月低头思故乡 ';    # 61 bytes
+my $nz = int($text_bytes / length(do { use bytes; $zh }));
+my @long = (
+	[ 'simhash', "simhash(repeat('$p', $n), center => false)::text",
+	  "simhash(repeat('$p', 3), center => false)::text" ],
+	[ 'minhash k=128', "minhash(repeat('$p', $n), 128)::text", "minhash(repeat('$p', 3), 128)::text" ],
+	[ 'shingles', "shingles(repeat('$p', $n))::text", "shingles(repeat('$p', 3))::text" ],
+	[ 'shingle_jaccard', "shingle_jaccard(repeat('$p', $n), '$p$p$p')::text", q{'1'} ],
+	[ 'simhash_reference form', "simhash(repeat('$p', $n), (SELECT simhash_reference(x) FROM (VALUES ('abc def'), ('ghi jkl'), ('abc ghi')) v(x)))::text", undef ],
+	[ 'pinyin', "md5(pinyin(repeat('$zh', $nz)))", "md5(repeat(pinyin('$zh') || ' ', $nz))" ],
+	[ 'pinyin_initials', "md5(pinyin_initials(repeat('$zh', $nz)))", undef ],
+	[ 'pinyin_dna', "cardinality(pinyin_dna(repeat('$zh', $nz))) > 0", q{true} ],
+);
+for my $c (@long)
+{
+	my ($name, $sql, $expect) = @$c;
+	my ($out, $err, $dt, $peak) = call("SELECT $sql");
+	my $mb = sprintf('%.0f MB', $peak / 1024);
+	if ($err =~ /ERROR:  (\w{5}):/)
+	{
+		my $state = $1;
+		unlike($state, qr/^XX|^58/, "long text ($text_bytes bytes), $name: a clear error ($state) in "
+			. sprintf('%.1f s, peak %s', $dt, $mb)) or diag($err);
+		like($err, qr/ERROR:  (54000|53200|22023): /, "long text, $name: the error says what limit")
+			or diag($err);
+	}
+	else
+	{
+		if (defined $expect)
+		{
+			my $want = $node->safe_psql('postgres', "SELECT $expect");
+			# pinyin's expected value: the repeated syllables (trailing space aside)
+			$want = $node->safe_psql('postgres', "SELECT md5(rtrim(repeat(pinyin('$zh') || ' ', $nz)))")
+				if $name eq 'pinyin' && $out ne $want;
+			is($out, $want, "long text ($text_bytes bytes), $name: the right answer in "
+				. sprintf('%.1f s, peak %s', $dt, $mb));
+		}
+		else
+		{
+			ok(length($out) > 0, "long text ($text_bytes bytes), $name: an answer in "
+				. sprintf('%.1f s, peak %s', $dt, $mb)) or diag($err);
+		}
+	}
+	cmp_ok($peak, '<', ($full ? 12 : 2) * 1024 * 1024, "long text, $name: backend peak $mb");
+}
+
+# ---- arrays of a million entries
+my $M = 1_000_000;
+my @arrays = (
+	[ 'simhash of 1M equal features = of one', "simhash(array_fill('x'::text, ARRAY[$M])) = simhash(ARRAY['x'])", 't' ],
+	[ 'simhash with 1M weights of 1 = without', "simhash(a, array_fill(1::float4, ARRAY[$M])) = simhash(a) FROM (SELECT array_agg(g::text) a FROM generate_series(1, $M) g) s", 't' ],
+	[ 'shingle_jaccard of 1M-sets', "shingle_jaccard(ARRAY(SELECT g::int8 FROM generate_series(1, $M) g), ARRAY(SELECT g::int8 FROM generate_series($M / 2 + 1, $M * 3 / 2) g))::numeric(10,6)", '0.333333' ],
+	[ 'pinyin_dna_similarity of 1M-sets', "pinyin_dna_similarity(ARRAY(SELECT g::int8 FROM generate_series(1, $M) g), ARRAY(SELECT g::int8 FROM generate_series($M / 2 + 1, $M * 3 / 2) g))::numeric(10,6)", '0.333333' ],
+	[ 'pinyin_dna_shared of 1M-sets', "pinyin_dna_shared(ARRAY(SELECT g::int8 FROM generate_series(1, $M) g), ARRAY(SELECT g::int8 FROM generate_series($M / 2 + 1, $M * 3 / 2) g))", $M / 2 ],
+);
+for my $c (@arrays)
+{
+	my ($name, $sql, $want) = @$c;
+	my ($out, $err, $dt) = call("SELECT $sql");
+	is($out, $want, sprintf('%s (%.1f s)', $name, $dt)) or diag($err);
+}
+my (undef, $err_w) = call("SELECT simhash(array_fill('x'::text, ARRAY[$M]), array_fill(1::float4, ARRAY[$M - 1]))");
+like($err_w, qr/ERROR:  22023: /, 'features and weights of different lengths: 22023');
+$node->safe_psql('postgres', qq{
+	CREATE TABLE dnas (id int, dna int8[]);
+	INSERT INTO dnas SELECT i, ARRAY[i, i + 1, i * 1000]::int8[] FROM generate_series(1, 20000) i;
+	CREATE INDEX ON dnas USING gin (dna pinyin_dna_ops);
+	ANALYZE dnas;});
+# a %& query through the GIN index: exact at 3,000 values; at a million,
+# GIN's scan start is O(n^2) (one consistent call per key, each O(n)), so
+# it is only shown to be cancellable (below)
+$node->safe_psql('postgres', q{CREATE TABLE dq AS SELECT n, pinyin_dna_query(
+	ARRAY(SELECT g::int8 * 3 FROM generate_series(1, n) g), 2) AS q FROM unnest(ARRAY[3000, 1000000]) n});
+my $q10k = "SELECT count(*) FROM dnas WHERE dna %& (SELECT q FROM dq WHERE n = 3000)";
+my ($idx) = call("SET enable_seqscan = off; $q10k");
+my ($seq) = call("SET enable_indexscan = off; SET enable_bitmapscan = off; $q10k");
+is($idx, $seq, "a %& query of 3,000 DNAs through the GIN index answers as a sequential scan ($idx rows)");
+
+# ---- k = 4096
+$node->safe_psql('postgres', q{
+	-- 300 texts of 60 words, those with the same id % 30 sharing 50 of them
+	CREATE TABLE big_k AS SELECT g AS id, minhash((SELECT string_agg(md5(CASE WHEN j <= 50
+		THEN (g % 30 * 100 + j)::text ELSE (g * 100 + j)::text || 'x' END), ' ') FROM generate_series(1, 60) j), 4096) AS sig
+	FROM generate_series(1, 300) g;
+	CREATE TABLE big_k1 AS SELECT * FROM big_k;
+	CREATE INDEX big_k_lsh ON big_k USING gin (sig);
+	CREATE INDEX big_k1_lsh ON big_k1 USING gin (sig minhash_lsh_ops (bands = 1, rows = 4096));
+	ANALYZE big_k; ANALYZE big_k1;});
+is($node->safe_psql('postgres', 'SELECT min(minhash_k(sig))::text || max(minhash_k(sig))::text FROM big_k'), '40964096',
+	'k = 4096 signatures');
+my ($e4097) = (call(q{SELECT minhash('abc', 4097)}))[1];
+like($e4097, qr/ERROR:  22023: /, 'k = 4097: 22023');
+# exact above the bound (k - bands + 1) / k: 0.667 for 1,365 bands of 3, 1 for one band of 4096
+for my $c ([ 'big_k', '1,365 bands of 3 rows', 0.7 ], [ 'big_k1', 'one band of 4,096 rows', 1 ])
+{
+	my ($tab, $what, $t) = @$c;
+	my $q = "SET textfp.minhash_threshold = $t; SELECT string_agg(id::text, ',' ORDER BY id) FROM $tab "
+	  . "WHERE sig % (SELECT sig FROM $tab WHERE id = 7)";
+	my $i = $node->safe_psql('postgres', "SET enable_seqscan = off; $q");
+	is($i, $node->safe_psql('postgres', "SET enable_indexscan = off; SET enable_bitmapscan = off; $q"),
+		"k = 4096, LSH index of $what: % at threshold $t answers as a sequential scan ($i)");
+}
+
+# ---- N identical fingerprints in one index of every class
+$node->safe_psql('postgres', "\\i $src/test/lib/probes.sql");
+$node->safe_psql('postgres', qq{
+	CREATE TABLE ident (id int, body text);
+	INSERT INTO ident SELECT g, '据新华社北京电，国家统计局今天发布数据 the same text' FROM generate_series(1, $ident_rows) g;
+	DO \$\$ DECLARE c record; BEGIN
+	FOR c IN SELECT * FROM tfp_probe.columns() LOOP
+		EXECUTE format('ALTER TABLE ident ADD COLUMN %I %s', c.col, c.typ);
+		EXECUTE format('UPDATE ident SET %I = (SELECT %s FROM (SELECT body FROM ident LIMIT 1) s)', c.col, format(c.expr, 'body'));
+	END LOOP; END \$\$;
+	VACUUM FULL ident;});
+my @classes = split /\n/, $node->safe_psql('postgres',
+	q{SELECT DISTINCT index_name || '|' || index_ddl FROM tfp_probe.probes('ident') WHERE index_ddl IS NOT NULL ORDER BY 1});
+for my $c (@classes)
+{
+	my ($name, $ddl) = split /\|/, $c, 2;
+	my $t0 = time;
+	my ($ret, $out, $err) = $node->psql('postgres', $ddl);
+	is($ret, 0, sprintf('%d identical rows: %s built in %.1f s', $ident_rows, $name, time - $t0)) or diag($err);
+}
+$node->safe_psql('postgres', 'ANALYZE ident');
+my @probes = split /\n/, $node->safe_psql('postgres', q{
+	SELECT DISTINCT ON (index_name) index_name || '|' || tfp_probe.query('ident', probe, 1)
+	FROM tfp_probe.probes('ident') WHERE probe IS NOT NULL ORDER BY index_name, probe});
+for my $pr (@probes)
+{
+	my ($name, $q) = split /\|/, $pr, 2;
+	my $i = $node->safe_psql('postgres', "SET enable_seqscan = off; $q");
+	my $s = $node->safe_psql('postgres', "SET enable_indexscan = off; SET enable_bitmapscan = off; $q");
+	is($i, $s, "$ident_rows identical rows, $name: the index answers as a sequential scan ("
+		. substr($i, 0, 24) . ')');
+}
+
+# ---- cancelled mid-flight
+my @cancel;
+# every index scan: one probe per class, repeated in a nested loop
+for my $pr (split /\n/, $node->safe_psql('postgres', q{
+	SELECT DISTINCT ON (index_name) index_name || '|' || probe
+	FROM tfp_probe.probes('ident') WHERE probe IS NOT NULL ORDER BY index_name, probe}))
+{
+	my ($name, $probe) = split /\|/, $pr, 2;
+	$probe =~ s/\$ID/1/g;
+	# (g > 0: the scan is redone for every g)
+	my $q = $probe =~ /^ORDER BY/
+	  ? "SELECT count(*) FROM generate_series(1, 100000000) g, LATERAL (SELECT id FROM ident WHERE g > 0 $probe) x"
+	  : "SELECT count(*) FROM generate_series(1, 100000000) g, LATERAL (SELECT id FROM ident WHERE $probe AND g > 0 LIMIT 100) x";
+	push @cancel, [ "index scan $name", "SET enable_seqscan = off; $q" ];
+}
+my $fpcol = $node->safe_psql('postgres', q{SELECT col FROM tfp_probe.columns() WHERE typ = 'simhash64'::regtype});
+my $big = int(128_000_000 / length($p));
+my $bigz = int(128_000_000 / 61);
+$node->safe_psql('postgres', qq{
+	CREATE TABLE bigtext (t text, z text);
+	ALTER TABLE bigtext ALTER t SET STORAGE EXTERNAL, ALTER z SET STORAGE EXTERNAL;
+	INSERT INTO bigtext VALUES (repeat('$p', $big), repeat('$zh', $bigz));});
+push @cancel,
+	[ 'simhash_pairs, table form', "SELECT count(*) FROM simhash_pairs('ident', 'id', '$fpcol', 0)" ],
+	[ 'simhash_pairs, query form', "SELECT count(*) FROM simhash_pairs('SELECT id, $fpcol FROM ident', 3)" ],
+	[ 'simhash_clusters, table form', "SELECT count(*) FROM simhash_clusters('ident', 'id', '$fpcol', 0)" ],
+	[ 'simhash_clusters, query form', "SELECT count(*) FROM simhash_clusters('SELECT id, $fpcol FROM ident', 0)" ],
+	[ 'textfp_clusters', "SELECT count(*) FROM textfp_clusters('SELECT a.id, b.id FROM ident a, ident b WHERE a.id < b.id')" ],
+	[ 'simhash_reference aggregate', "SELECT simhash_reference(t) FROM bigtext, generate_series(1, 1000)" ],
+	[ 'simhash_reference aggregate, options', "SELECT simhash_reference(t, 2, 1, true, true, true) FROM bigtext, generate_series(1, 1000)" ],
+	[ 'GIN scan start of a %& query of 1M DNAs', "SET enable_seqscan = off; SELECT count(*) FROM dnas WHERE dna %& (SELECT q FROM dq WHERE n = 1000000)" ],
+	[ 'minhash_similar (%) in a loop', "SELECT count(*) FROM generate_series(1, 100000) g, LATERAL (SELECT 1 FROM big_k a, big_k b WHERE a.sig % b.sig AND g > 0 LIMIT 1000000) x" ],
+	map { [ "128 MB text: $_->[0]", "SELECT $_->[1] FROM bigtext" ] } (
+		[ 'simhash', 'simhash(t)' ], [ 'minhash k=4096', 'minhash(t, 4096)' ], [ 'shingles', 'shingles(t)' ],
+		[ 'shingle_jaccard', 'shingle_jaccard(t, t)' ], [ 'pinyin', 'md5(pinyin(z))' ],
+		[ 'pinyin_initials', 'md5(pinyin_initials(z))' ], [ 'pinyin_dna', 'pinyin_dna(z)' ],
+		[ 'simhash with a reference', "simhash(t, (SELECT simhash_reference(x) FROM (VALUES ('abc def'), ('ghi jkl')) v(x)))" ]);
+for my $c (@cancel)
+{
+	my ($name, $sql) = @$c;
+	my ($out, $err, $dt) = call($sql, timeout => '300ms');
+	like($err, qr/57014: canceling statement due to statement timeout/, "cancelled: $name")
+		or diag(substr($err, 0, 500));
+	cmp_ok($dt, '<', $full ? 30 : 15, sprintf('cancelled: %s, within %.1f s', $name, $dt));
+}
+# every function that is not IMMUTABLE (the batch functions read tables or
+# run queries) has a case above
+my %covered = map { $_ => 1 } qw(simhash_pairs simhash_clusters textfp_clusters minhash_similar
+	simhash_ball_restrict simhash_ball_joinsel);
+my @missing = grep { !$covered{$_} } split /\n/, $node->safe_psql('postgres', q{
+	SELECT DISTINCT p.proname FROM pg_proc p
+	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'
+	WHERE p.provolatile <> 'i' AND p.prokind = 'f' ORDER BY 1});
+is("@missing", '', 'every batch (non-immutable) function has a cancellation case here');
+
+is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()'), $started, 'the server never restarted');
+my $log = slurp_file($node->logfile);
+unlike($log, qr/ERROR:  XX\d\d\d/, 'no internal error (XX000) in the server log');
+$node->stop;
+done_testing();
