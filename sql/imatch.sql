@@ -113,6 +113,15 @@ SELECT count(*) AS texts,
        count(*) FILTER (WHERE imatch(g.body, (SELECT lex FROM big)) IS NOT DISTINCT FROM imatch(g.body, (SELECT lex::text::imatch_lexicon FROM big))) AS equal,
        count(*) FILTER (WHERE imatch(g.body, (SELECT lex FROM big)) IS NOT NULL) AS fingerprinted
 FROM golden g;
+-- two lexicons stored out of line, alternating row by row in one statement
+CREATE TABLE big2 AS
+SELECT i, imatch_build_lexicon(array_agg(term) || ARRAY(SELECT hashint8(g) FROM generate_series(1, 50000) g)) AS lex
+FROM df, generate_series(1, 2) i WHERE df BETWEEN i AND i + 2 GROUP BY i;
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE x.im IS NOT DISTINCT FROM CASE x.i WHEN 1 THEN imatch(x.body, (SELECT lex FROM big2 WHERE i = 1))
+                                                              ELSE imatch(x.body, (SELECT lex FROM big2 WHERE i = 2)) END) AS equal,
+       count(DISTINCT x.im) AS distinct_values
+FROM (SELECT b.i, g.body, imatch(g.body, b.lex) AS im FROM golden g CROSS JOIN big2 b ORDER BY g.id, b.i) x;
 
 -- search: I-Match equality through a btree index, randomized I-Match "any
 -- signature in common" through GIN (array_ops with &&, int8_set_ops with

@@ -13,13 +13,12 @@
  *
  * A lexicon can be large (a term hash per kept word of a collection), and
  * the same one is passed to every call of a statement: the calls keep the
- * lexicon's hash table in fn_extra, keyed by a hash of its contents stored in
- * its header, and read only the header of the next call's argument (a slice,
- * when the value is stored out of line: the type's storage is external, so
- * uncompressed, and a slice is one TOAST chunk).
+ * lexicon's hash table in fn_extra (get_lexicon), and later calls recognize
+ * the same lexicon without reading it.
  */
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
@@ -290,27 +289,51 @@ imatch_lexicon_size(PG_FUNCTION_ARGS)
 
 typedef struct lexicon_cache
 {
+	Oid			toastrelid;		/* where the lexicon was stored out of line */
+	Oid			valueid;		/* (both InvalidOid if it was not) */
 	uint64		id;
 	int32		nterms;
 	tfp_feature_opts opts;
 	tfp_termset set;
 } lexicon_cache;
 
-/* The hash table of lexicon argument argno, built once per call site. */
+/*
+ * The hash table of lexicon argument argno, built once per call site.  A
+ * lexicon stored out of line is known by its TOAST pointer (values there
+ * never change, and the statement's snapshot keeps the value), so its next
+ * calls read nothing; any other is known by the content hash in its header.
+ */
 static const lexicon_cache *
 get_lexicon(FunctionCallInfo fcinfo, int argno)
 {
 	Datum		d = PG_GETARG_DATUM(argno);
-	IMatchLexicon *h = (IMatchLexicon *) PG_DETOAST_DATUM_SLICE(d, 0, LEX_HDRSZ);
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
 	lexicon_cache *c = (lexicon_cache *) fcinfo->flinfo->fn_extra;
+	Oid			toastrelid = InvalidOid,
+				valueid = InvalidOid;
 	IMatchLexicon *l;
 	uint64	   *slots;
 	size_t		nslots;
 
-	if (c != NULL && c->id == h->id && c->nterms == h->nterms &&
-		c->opts.ngram == h->ngram && c->opts.shingle == h->shingle &&
-		c->opts.fold == h->fold)
-		return c;
+	if (VARATT_IS_EXTERNAL_ONDISK(v))
+	{
+		struct varatt_external ve;
+
+		VARATT_EXTERNAL_GET_POINTER(ve, v);
+		toastrelid = ve.va_toastrelid;
+		valueid = ve.va_valueid;
+		if (c != NULL && c->valueid == valueid && c->toastrelid == toastrelid)
+			return c;
+	}
+	else if (c != NULL && c->valueid == InvalidOid)
+	{
+		IMatchLexicon *h = (IMatchLexicon *) PG_DETOAST_DATUM_SLICE(d, 0, LEX_HDRSZ);
+
+		if (c->id == h->id && c->nterms == h->nterms &&
+			c->opts.ngram == h->ngram && c->opts.shingle == h->shingle &&
+			c->opts.fold == h->fold)
+			return c;
+	}
 	l = (IMatchLexicon *) PG_DETOAST_DATUM(d);
 	if (VARSIZE(l) != LEX_HDRSZ + (Size) l->nterms * sizeof(int64))
 		elog(ERROR, "corrupt imatch_lexicon value");
@@ -323,6 +346,8 @@ get_lexicon(FunctionCallInfo fcinfo, int argno)
 	slots = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, nslots * sizeof(uint64));
 	tfp_termset_build(&c->set, slots, nslots, (const uint64_t *) l->terms,
 					  (size_t) l->nterms);
+	c->toastrelid = toastrelid;
+	c->valueid = valueid;
 	c->id = l->id;
 	c->nterms = l->nterms;
 	c->opts.ngram = l->ngram;
@@ -332,14 +357,46 @@ get_lexicon(FunctionCallInfo fcinfo, int argno)
 	return c;
 }
 
+/* a feature sink keeping the terms in the lexicon (most are not: the
+ * sort afterwards is of the kept ones only) */
+typedef struct kept_sink
+{
+	hash_buf	b;
+	const tfp_termset *set;
+	uint64		tmp[TFP_BATCH];
+} kept_sink;
+
+static void
+keep_terms(void *arg, const uint64_t *hashes, size_t n)
+{
+	kept_sink  *k = (kept_sink *) arg;
+
+	if (n == 0)
+	{
+		textfp_interrupt_tick();
+		return;
+	}
+	memcpy(k->tmp, hashes, n * sizeof(uint64));
+	textfp_collect_sink(&k->b, k->tmp, tfp_imatch_filter(k->set, k->tmp, n));
+}
+
 /* the sorted distinct terms of the body that the lexicon keeps, in *b */
 static void
 kept_terms(FunctionCallInfo fcinfo, hash_buf *b)
 {
 	const lexicon_cache *c = get_lexicon(fcinfo, 1);
+	kept_sink  *k = palloc(sizeof(kept_sink));
+	const char *s;
+	size_t		len;
 
-	textfp_shingle_set(PG_GETARG_TEXT_PP(0), &c->opts, b);
-	b->n = tfp_imatch_filter(&c->set, b->h, b->n);
+	k->set = &c->set;
+	k->b.cap = 256;
+	k->b.n = 0;
+	k->b.h = palloc(k->b.cap * sizeof(uint64));
+	s = textfp_text_utf8(PG_GETARG_TEXT_PP(0), &len);
+	tfp_extract_features(s, len, &c->opts, keep_terms, k);
+	textfp_sort_unique(&k->b);
+	*b = k->b;
 }
 
 /* imatch(body text, lexicon imatch_lexicon) returns int8: NULL if no term kept */

@@ -34,43 +34,47 @@ list_build(token_list *l, uint64 *h, size_t n, MemoryContext cxt)
 	l->n = n;
 }
 
-/* the built-in lists, hashed once per backend */
+/* the built-in lists, hashed once per backend: antecedents, and
+ * antecedents with stopwords */
 static token_list default_ante,
-			default_stop;
+			default_skip;
 static bool defaults_ready = false;
 
 static void
-builtin_list(token_list *l, const char *const *words, size_t n)
+builtin_words(uint64 *h, const char *const *words, size_t n)
 {
-	uint64	   *h = palloc(n * sizeof(uint64));
-
 	for (size_t i = 0; i < n; i++)
 		if (tfp_spot_token(words[i], strlen(words[i]), &h[i]) != 1)
 			elog(ERROR, "built-in SpotSigs word \"%s\" is not one token", words[i]);
-	list_build(l, h, n, TopMemoryContext);
-	pfree(h);
 }
 
 static void
 defaults(void)
 {
+	size_t		na = tfp_spot_ndefault_antecedents,
+				ns = tfp_spot_ndefault_stopwords;
+	uint64	   *h;
+
 	if (defaults_ready)
 		return;
-	builtin_list(&default_ante, tfp_spot_default_antecedents,
-				 tfp_spot_ndefault_antecedents);
-	builtin_list(&default_stop, tfp_spot_default_stopwords,
-				 tfp_spot_ndefault_stopwords);
+	h = palloc((2 * na + ns) * sizeof(uint64));
+	builtin_words(h, tfp_spot_default_antecedents, na);
+	builtin_words(h + na, tfp_spot_default_stopwords, ns);
+	memcpy(h + na + ns, h, na * sizeof(uint64));
+	list_build(&default_ante, h + na + ns, na, TopMemoryContext);
+	list_build(&default_skip, h, na + ns, TopMemoryContext);
+	pfree(h);
 	defaults_ready = true;
 }
 
-/* a text[] argument as a list of tokens: each entry must be one token */
-static void
-user_list(token_list *l, ArrayType *a, const char *what)
+/* the tokens of a text[] argument (each entry must be one token) into h,
+ * which has room for them; returns how many */
+static int
+user_words(uint64 *h, ArrayType *a, const char *what)
 {
 	Datum	   *d;
 	bool	   *nulls;
 	int			n;
-	uint64	   *h;
 
 	if (ARR_NDIM(a) > 1)
 		ereport(ERROR,
@@ -78,7 +82,6 @@ user_list(token_list *l, ArrayType *a, const char *what)
 				 errmsg("%s must be a one-dimensional array", what),
 				 errdetail("The array has %d dimensions.", ARR_NDIM(a))));
 	deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &d, &nulls, &n);
-	h = palloc(((Size) n + 1) * sizeof(uint64));
 	for (int i = 0; i < n; i++)
 	{
 		size_t		len;
@@ -97,7 +100,7 @@ user_list(token_list *l, ArrayType *a, const char *what)
 							what, TextDatumGetCString(d[i])),
 					 errdetail("Spots are made of tokens: a word, or a Han character; punctuation is not a token.")));
 	}
-	list_build(l, h, (size_t) n, CurrentMemoryContext);
+	return n;
 }
 
 static void
@@ -116,7 +119,7 @@ token_sink(void *arg, const uint64_t *hashes, size_t n)
 }
 
 static Datum
-spots(text *body, const token_list *ante, const token_list *stop, int32 chain)
+spots(text *body, const token_list *ante, const token_list *skip, int32 chain)
 {
 	tfp_feature_opts o = {1, 1, TFP_SPOT_FOLDS};
 	tfp_spot_state st;
@@ -132,7 +135,7 @@ spots(text *body, const token_list *ante, const token_list *stop, int32 chain)
 	b.cap = 64;
 	b.n = 0;
 	b.h = palloc(b.cap * sizeof(uint64));
-	tfp_spot_init(&st, &ante->set, &stop->set, chain, Max(ante->n, 1),
+	tfp_spot_init(&st, &ante->set, &skip->set, chain, Max(ante->n, 1),
 				  palloc((Size) chain * Max(ante->n, 1) * sizeof(uint64)),
 				  spot_sink, &b);
 	s = textfp_text_utf8(body, &len);
@@ -152,7 +155,7 @@ Datum
 spotsigs(PG_FUNCTION_ARGS)
 {
 	defaults();
-	PG_RETURN_DATUM(spots(PG_GETARG_TEXT_PP(0), &default_ante, &default_stop,
+	PG_RETURN_DATUM(spots(PG_GETARG_TEXT_PP(0), &default_ante, &default_skip,
 						  PG_GETARG_INT32(1)));
 }
 
@@ -164,12 +167,20 @@ PG_FUNCTION_INFO_V1(spotsigs_lists);
 Datum
 spotsigs_lists(PG_FUNCTION_ARGS)
 {
+	ArrayType  *a = PG_GETARG_ARRAYTYPE_P(1);
+	ArrayType  *s = PG_GETARG_ARRAYTYPE_P(2);
+	uint64	   *h = palloc(((Size) ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)) +
+							ArrayGetNItems(ARR_NDIM(s), ARR_DIMS(s)) + 1) * sizeof(uint64));
 	token_list	ante,
-				stop;
+				skip;
+	int			na = user_words(h, a, "antecedents"),
+				ns = user_words(h + na, s, "stopwords");
+	uint64	   *ha = palloc(((Size) na + 1) * sizeof(uint64));
 
-	user_list(&ante, PG_GETARG_ARRAYTYPE_P(1), "antecedents");
-	user_list(&stop, PG_GETARG_ARRAYTYPE_P(2), "stopwords");
-	PG_RETURN_DATUM(spots(PG_GETARG_TEXT_PP(0), &ante, &stop, PG_GETARG_INT32(3)));
+	memcpy(ha, h, (Size) na * sizeof(uint64));
+	list_build(&ante, ha, (size_t) na, CurrentMemoryContext);
+	list_build(&skip, h, (size_t) na + ns, CurrentMemoryContext);
+	PG_RETURN_DATUM(spots(PG_GETARG_TEXT_PP(0), &ante, &skip, PG_GETARG_INT32(3)));
 }
 
 static Datum

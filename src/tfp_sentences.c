@@ -2,6 +2,10 @@
  * tfp_sentences.c -- sentences of a text and the top-k longest
  * (definition in tfp_sentences.h)
  */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "tfp_core.h"
 #include "tfp_hashes.h"
 #include "tfp_sentences.h"
@@ -13,6 +17,44 @@ static const unsigned char maybe_end[256] = {
 	['!'] = 1,['.'] = 1,['?'] = 1,['\n'] = 1,
 	[0xE2] = 1,[0xE3] = 1,[0xEF] = 1,
 };
+
+/*
+ * The first position in [p, lim) whose byte may start an end mark (or lim).
+ * With SSE2, sixteen bytes are compared with the seven such bytes at once.
+ */
+static inline size_t
+next_candidate(const unsigned char *s, size_t p, size_t lim)
+{
+#if defined(__SSE2__)
+	const __m128i dot = _mm_set1_epi8('.'),
+				excl = _mm_set1_epi8('!'),
+				quest = _mm_set1_epi8('?'),
+				lf = _mm_set1_epi8('\n'),
+				e2 = _mm_set1_epi8((char) 0xE2),
+				e3 = _mm_set1_epi8((char) 0xE3),
+				ef = _mm_set1_epi8((char) 0xEF);
+
+	while (p + 16 <= lim)
+	{
+		__m128i		v = _mm_loadu_si128((const __m128i *) (s + p));
+		__m128i		m = _mm_or_si128(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, dot),
+															  _mm_cmpeq_epi8(v, excl)),
+												 _mm_or_si128(_mm_cmpeq_epi8(v, quest),
+															  _mm_cmpeq_epi8(v, lf))),
+									_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, e2),
+															  _mm_cmpeq_epi8(v, e3)),
+												 _mm_cmpeq_epi8(v, ef)));
+		int			bits = _mm_movemask_epi8(m);
+
+		if (bits != 0)
+			return p + (size_t) __builtin_ctz((unsigned) bits);
+		p += 16;
+	}
+#endif
+	while (p < lim && !maybe_end[s[p]])
+		p++;
+	return p;
+}
 
 /* does a full stop end a sentence: is the code point at s[q..len) not a
  * letter, digit or mark? */
@@ -91,11 +133,21 @@ end_mark(const unsigned char *s, size_t p, size_t len)
 	}
 }
 
+/*
+ * A sentence's hash: the token hashes gather in buf and are hashed in one
+ * call; a sentence of more than SENT_BUF tokens continues in a streaming
+ * state (the same XXH3 of the whole sequence, by XXH3's definition).
+ */
+#define SENT_BUF	256
+
 typedef struct sentence_acc
 {
-	XXH3_state_t st;
-	uint64_t	n;
+	uint64_t	n;				/* tokens */
+	size_t		nbuf;			/* in buf */
+	int			streaming;
 	void		(*tick) (void);
+	uint64_t	buf[SENT_BUF];
+	XXH3_state_t st;
 } sentence_acc;
 
 static void
@@ -109,8 +161,28 @@ sentence_sink(void *arg, const uint64_t *hashes, size_t n)
 			a->tick();
 		return;
 	}
-	tfp_xxh3_update_u64(&a->st, hashes, n);
 	a->n += n;
+	if (!a->streaming && a->nbuf + n <= SENT_BUF)
+	{
+		memcpy(a->buf + a->nbuf, hashes, n * sizeof(uint64_t));
+		a->nbuf += n;
+		return;
+	}
+	if (!a->streaming)
+	{
+		XXH3_64bits_reset_withSeed(&a->st, TFP_SENTENCE_SEED);
+		tfp_xxh3_update_u64(&a->st, a->buf, a->nbuf);
+		a->streaming = 1;
+	}
+	tfp_xxh3_update_u64(&a->st, hashes, n);
+}
+
+static uint64_t
+sentence_hash(sentence_acc *a)
+{
+	if (a->streaming)
+		return XXH3_64bits_digest(&a->st);
+	return tfp_xxh3_u64(a->buf, a->nbuf, TFP_SENTENCE_SEED);
 }
 
 void
@@ -126,7 +198,7 @@ tfp_sentences_each(const char *utf8, size_t len, void (*tick) (void),
 				next_tick = 65536;
 
 	a = &acc;
-	memset(a, 0, sizeof(*a));
+	memset(&a->st, 0, sizeof(a->st));	/* before a seeded reset (xxhash.h) */
 	a->tick = tick;
 	while (start < len)
 	{
@@ -136,7 +208,7 @@ tfp_sentences_each(const char *utf8, size_t len, void (*tick) (void),
 		{
 			size_t		lim = len < next_tick ? len : next_tick;
 
-			while (p < lim && !(maybe_end[s[p]] && (mark = end_mark(s, p, len)) > 0))
+			while ((p = next_candidate(s, p, lim)) < lim && (mark = end_mark(s, p, len)) == 0)
 				p++;
 			if (p < lim || p == len)
 				break;
@@ -148,10 +220,11 @@ tfp_sentences_each(const char *utf8, size_t len, void (*tick) (void),
 		if (p > start)
 		{
 			a->n = 0;
-			XXH3_64bits_reset_withSeed(&a->st, TFP_SENTENCE_SEED);
+			a->nbuf = 0;
+			a->streaming = 0;
 			tfp_extract_features(utf8 + start, p - start, &o, sentence_sink, a);
 			if (a->n > 0)
-				fn(arg, start, p, a->n, XXH3_64bits_digest(&a->st));
+				fn(arg, start, p, a->n, sentence_hash(a));
 		}
 		p += mark;
 		start = p;

@@ -54,12 +54,12 @@ const size_t tfp_spot_ndefault_stopwords =
 
 void
 tfp_spot_init(tfp_spot_state *st, const tfp_termset *ante,
-			  const tfp_termset *stop, int chain, size_t nante,
+			  const tfp_termset *skip, int chain, size_t nante,
 			  uint64_t *stage, tfp_spot_sink sink, void *arg)
 {
 	memset(st, 0, sizeof(*st));
 	st->ante = ante;
-	st->stop = stop;
+	st->skip = skip;
 	st->chain = chain;
 	st->cap = nante;
 	st->stage = stage;
@@ -74,14 +74,20 @@ spot_content(tfp_spot_state *st, uint64_t u)
 	int			c = st->chain;
 	int			last = (st->first + c - 1) % c;	/* the array of stage c - 1 */
 
-	memmove(st->key + 1, st->key + 2, (size_t) (c - 1) * sizeof(uint64_t));
-	st->key[c] = u;
+	st->ring[st->ncontent % (uint64_t) c] = u;
 	st->ncontent++;
 	/* stage c - 1 had taken c - 1 tokens: with u they are complete */
-	for (size_t j = 0; j < st->nstage[last]; j++)
+	if (st->nstage[last] > 0)
 	{
-		st->key[0] = st->stage[(size_t) last * st->cap + j];
-		st->sink(st->arg, tfp_xxh3_u64(st->key, (size_t) c + 1, TFP_SPOT_SEED));
+		uint64_t	key[TFP_SPOT_MAX_CHAIN + 1];
+
+		for (int j = 0; j < c; j++)
+			key[1 + j] = st->ring[(st->ncontent - (uint64_t) c + (uint64_t) j) % (uint64_t) c];
+		for (size_t j = 0; j < st->nstage[last]; j++)
+		{
+			key[0] = st->stage[(size_t) last * st->cap + j];
+			st->sink(st->arg, tfp_xxh3_u64(key, (size_t) c + 1, TFP_SPOT_SEED));
+		}
 	}
 	/* stage j becomes stage j + 1; the emptied array is the new stage 0 */
 	st->nstage[last] = 0;
@@ -112,10 +118,10 @@ tfp_spot_feed(tfp_spot_state *st, const uint64_t *tokens, size_t n)
 	{
 		uint64_t	t = tokens[i];
 
-		if (tfp_termset_contains(st->ante, t))
-			spot_antecedent(st, t);
-		else if (!tfp_termset_contains(st->stop, t))
+		if (!tfp_termset_contains(st->skip, t))
 			spot_content(st, t);
+		else if (tfp_termset_contains(st->ante, t))
+			spot_antecedent(st, t);
 	}
 }
 

@@ -52,25 +52,25 @@ typedef void (*tfp_spot_sink) (void *arg, uint64_t spot);
 typedef struct tfp_spot_state
 {
 	const tfp_termset *ante;	/* A */
-	const tfp_termset *stop;	/* S */
+	const tfp_termset *skip;	/* A u S: one look-up for a content token */
 	int			chain;			/* c */
 	size_t		cap;			/* room of each stage: |A| distinct */
 	uint64_t   *stage;			/* chain * cap: stage j at (j * cap) */
 	size_t		nstage[TFP_SPOT_MAX_CHAIN];
 	int			first;			/* stage array of j = 0 (they rotate) */
-	uint64_t	key[TFP_SPOT_MAX_CHAIN + 1];	/* a, then the last c content
-												 * tokens, oldest first */
+	uint64_t	ring[TFP_SPOT_MAX_CHAIN];	/* the last c content tokens:
+											 * token i at i % c */
 	uint64_t	ncontent;		/* content tokens seen */
 	tfp_spot_sink sink;
 	void	   *arg;
 } tfp_spot_state;
 
 /*
- * Start: stage has room for chain * nante values, nante being the number of
- * distinct antecedents (an upper bound is fine).
+ * Start: ante is A, skip is A u S; stage has room for chain * nante values,
+ * nante being the number of distinct antecedents (an upper bound is fine).
  */
 extern void tfp_spot_init(tfp_spot_state *st, const tfp_termset *ante,
-						  const tfp_termset *stop, int chain, size_t nante,
+						  const tfp_termset *skip, int chain, size_t nante,
 						  uint64_t *stage, tfp_spot_sink sink, void *arg);
 
 /* Feed tokens (a tfp_feature_sink's batch, in text order). */

@@ -43,17 +43,26 @@ ref_spot(const uint64_t *v, size_t n)
 typedef struct lists
 {
 	tfp_termset ante,
-				stop;
+				stop,
+				skip;
 	uint64_t	aslots[256],
-				sslots[1024];
+				sslots[1024],
+				kslots[1024];
 	size_t		nante;
 } lists;
 
 static void
 make_lists(lists *l, const uint64_t *a, size_t na, const uint64_t *s, size_t ns)
 {
+	uint64_t	both[512];
+
+	if (na > 0)
+		memcpy(both, a, na * sizeof(uint64_t));
+	if (ns > 0)
+		memcpy(both + na, s, ns * sizeof(uint64_t));
 	tfp_termset_build(&l->ante, l->aslots, tfp_termset_slots(na), a, na);
 	tfp_termset_build(&l->stop, l->sslots, tfp_termset_slots(ns), s, ns);
+	tfp_termset_build(&l->skip, l->kslots, tfp_termset_slots(na + ns), both, na + ns);
 	l->nante = na;
 }
 
@@ -72,7 +81,7 @@ run(const lists *l, int chain, const uint64_t *t, size_t n, int random_batches)
 	vec			v = {0};
 	size_t		i = 0;
 
-	tfp_spot_init(&st, &l->ante, &l->stop, chain, l->nante + 1, stage, vsink1, &v);
+	tfp_spot_init(&st, &l->ante, &l->skip, chain, l->nante + 1, stage, vsink1, &v);
 	while (i < n)
 	{
 		size_t		b = random_batches ? 1 + rnd(7) : n;
