@@ -27,6 +27,7 @@
 #include "utils/memutils.h"
 
 #include "minhash.h"
+#include "sets.h"
 #include "tfp_hashes.h"
 #include "tfp_imatch.h"
 #include "tfp_sort.h"
@@ -377,7 +378,7 @@ keep_terms(void *arg, const uint64_t *hashes, size_t n)
 		return;
 	}
 	memcpy(k->tmp, hashes, n * sizeof(uint64));
-	textfp_collect_sink(&k->b, k->tmp, tfp_imatch_filter(k->set, k->tmp, n));
+	textfp_collect_distinct(&k->b, k->tmp, tfp_imatch_filter(k->set, k->tmp, n));
 }
 
 /* the sorted distinct terms of the body that the lexicon keeps, in *b */

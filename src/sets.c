@@ -43,6 +43,30 @@ textfp_set_view(ArrayType *a, int *n)
 }
 
 void
+textfp_collect_distinct(void *buf, const uint64 *h, size_t n)
+{
+	hash_buf   *b = (hash_buf *) buf;
+
+	/*
+	 * Full: drop the duplicates first; if that frees half of the buffer,
+	 * append without growing (each such sort is paid for by the cap / 2
+	 * appends before the next one), else let it grow.
+	 */
+	if (b->n + n > b->cap && b->cap >= 65536)
+	{
+		textfp_sort_unique(b);
+		if (b->n <= b->cap / 2 && b->n + n <= b->cap)
+		{
+			memcpy(b->h + b->n, h, n * sizeof(uint64));
+			b->n += n;
+			textfp_interrupt_tick();
+			return;
+		}
+	}
+	textfp_collect_sink(b, h, n);
+}
+
+void
 textfp_check_threshold(double t)
 {
 	if (!(t > 0 && t <= 1))

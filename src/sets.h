@@ -36,4 +36,13 @@ extern ArrayType *textfp_query_set(HeapTupleHeader q);
 extern int32 textfp_overlap_query_min_shared(HeapTupleHeader q);
 extern double textfp_jaccard_query_threshold(HeapTupleHeader q);
 
+/*
+ * Append n hashes to a set being collected (a hash_buf of minhash.h, passed
+ * as void *): when the buffer is full and holds 65,536 values or more, its
+ * duplicates are dropped before it grows, so a long repetitive text needs
+ * memory for its distinct values, not for every occurrence.  Checks for
+ * interrupts.
+ */
+extern void textfp_collect_distinct(void *buf, const uint64 *h, size_t n);
+
 #endif							/* TEXTFP_SETS_H */

@@ -12,6 +12,7 @@
 #include "utils/memutils.h"
 
 #include "minhash.h"
+#include "sets.h"
 #include "tfp_sort.h"
 #include "tfp_spotsigs.h"
 
@@ -106,9 +107,7 @@ user_words(uint64 *h, ArrayType *a, const char *what)
 static void
 spot_sink(void *arg, uint64_t spot)
 {
-	hash_buf   *b = (hash_buf *) arg;
-
-	textfp_collect_sink(b, &spot, 1);
+	textfp_collect_distinct(arg, &spot, 1);
 }
 
 static void
