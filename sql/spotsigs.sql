@@ -20,36 +20,44 @@ CREATE TABLE zh (id int, body text);
 INSERT INTO zh VALUES
  (1, '我们的国家在发展，人民的生活水平不断提高。经济和社会的发展是我们共同的目标，科技的进步为未来带来了新的希望。'),
  (2, '我們的國家在發展，人民的生活水平不斷提高。經濟和社會的發展是我們共同的目標，科技的進步為未來帶來了新的希望。'),
- (3, '我们的国家在发展，人民的生活水平不断提高。经济和社区的发展是我们共同的目标，科技的进步为未来带来了新的希望。'),
+ (3, '我们的国家在发展，人民的牛活水平不断提高。经济和社会的发展是我们共同的目标，科技的进步为未来带来了新的希望。'),
  (4, '城市的交通在改善，居民的出行更加方便。地铁和公交的线路是政府规划的重点，道路的拓宽为市民带来了便利。');
 SELECT id, spotsigs(body) FROM zh ORDER BY id;
-SELECT id, spotsigs(body, 1) AS chain1, spotsigs(body, 3) AS chain3 FROM zh WHERE id = 1;
+SELECT id, spotsigs(body, 2) AS chain2, spotsigs(body, 3) AS chain3 FROM zh WHERE id = 1;
 -- the folds: a traditional repost, upper case and full width spot alike
 SELECT (SELECT spotsigs(body) FROM golden WHERE id = 1) = (SELECT spotsigs(body) FROM golden WHERE id = 2) AS trad_eq_simp,
        (SELECT spotsigs(body) FROM golden WHERE id = 4) = (SELECT spotsigs(body) FROM golden WHERE id = 5) AS case_folded,
        (SELECT spotsigs(body) FROM golden WHERE id = 12) = (SELECT spotsigs(body) FROM golden WHERE id = 13) AS width_folded;
--- traditional script spots alike; a one-character edit (区 for 会) loses
--- only the spot whose chain holds it; an unrelated text shares little
+-- traditional script spots alike; a one-character edit (牛 for 生) loses
+-- only the spots whose chain holds it; an unrelated text shares little (with
+-- chain 1, spots are short: 的:发 is common)
 SELECT b.id, round(set_jaccard(a.s, b.s)::numeric, 3) AS jaccard_to_1
 FROM (SELECT spotsigs(body) s FROM zh WHERE id = 1) a, (SELECT id, spotsigs(body) s FROM zh) b ORDER BY b.id;
 
 -- The paper's example, worked by hand: antecedents {a, the, is}, stopwords
--- {to, off, for, at}, chain 2.  "At a rally to kick off a weeklong campaign
+-- {to, off, for, at}, chain 2 (the default is 1).  "At a rally to kick off a weeklong campaign
 -- for the South Carolina primary" has three spots: a:rally:kick ("to" is
 -- skipped), a:weeklong:campaign and the:south:carolina.  Each of the
 -- three-word texts below has exactly one of them, so the union of their
 -- spots is the sentence's set.
 SELECT spotsigs('At a rally to kick off a weeklong campaign for the South Carolina primary',
-                '{a,the,is}', '{to,off,for,at}') =
-       ARRAY(SELECT DISTINCT x FROM unnest(spotsigs('a rally kick', '{a,the,is}', '{to,off,for,at}') ||
-                                            spotsigs('a weeklong campaign', '{a,the,is}', '{to,off,for,at}') ||
-                                            spotsigs('the south carolina', '{a,the,is}', '{to,off,for,at}')) x ORDER BY x)
+                '{a,the,is}', '{to,off,for,at}', 2) =
+       ARRAY(SELECT DISTINCT x FROM unnest(spotsigs('a rally kick', '{a,the,is}', '{to,off,for,at}', 2) ||
+                                            spotsigs('a weeklong campaign', '{a,the,is}', '{to,off,for,at}', 2) ||
+                                            spotsigs('the south carolina', '{a,the,is}', '{to,off,for,at}', 2)) x ORDER BY x)
        AS paper_example,
-       cardinality(spotsigs('a rally kick', '{a,the,is}', '{to,off,for,at}')) AS one_spot;
+       cardinality(spotsigs('a rally kick', '{a,the,is}', '{to,off,for,at}', 2)) AS one_spot;
+-- with chain 1 the spots are a:rally, a:weeklong, the:south
+SELECT spotsigs('At a rally to kick off a weeklong campaign for the South Carolina primary',
+                '{a,the,is}', '{to,off,for,at}') =
+       ARRAY(SELECT DISTINCT x FROM unnest(spotsigs('a rally', '{a,the,is}', '{}') || spotsigs('a weeklong', '{a,the,is}', '{}') ||
+                                            spotsigs('the south', '{a,the,is}', '{}')) x ORDER BY x) AS chain1_example;
 -- Chinese, by hand: 我们的国家在发展 with the built-in lists (的 在 are
--- antecedents, 我 们 stopwords): 的:国:家 and 在:发:展
-SELECT spotsigs('我们的国家在发展') = ARRAY(SELECT DISTINCT x FROM unnest(spotsigs('的国家') || spotsigs('在发展')) x ORDER BY x)
-       AS chinese_example, cardinality(spotsigs('我们的国家在发展')) AS spots;
+-- antecedents, 我 们 stopwords): 的:国 and 在:发 (chain 2: 的:国:家, 在:发:展)
+SELECT spotsigs('我们的国家在发展') = ARRAY(SELECT DISTINCT x FROM unnest(spotsigs('的国') || spotsigs('在发')) x ORDER BY x)
+       AS chinese_example, cardinality(spotsigs('我们的国家在发展')) AS spots,
+       spotsigs('我们的国家在发展', 2) = ARRAY(SELECT DISTINCT x FROM unnest(spotsigs('的国家', 2) || spotsigs('在发展', 2)) x ORDER BY x)
+       AS chinese_chain2;
 -- chain 1: one content word after each antecedent
 SELECT cardinality(spotsigs('the cat sat on the mat', 1)) AS chain1, cardinality(spotsigs('the cat sat on the mat', 2)) AS chain2,
        cardinality(spotsigs('the cat sat on the mat', 3)) AS chain3;
@@ -59,7 +67,7 @@ FROM golden WHERE id IN (1, 6, 7, 31);
 SELECT cardinality(spotsigs_antecedents()) AS antecedents, cardinality(spotsigs_stopwords()) AS stopwords,
        spotsigs_antecedents();
 -- empty and short input: no spots
-SELECT spotsigs(''), spotsigs('the'), spotsigs('the end'::text, 2), spotsigs('。，！'), spotsigs('the end'::text, 1);
+SELECT spotsigs(''), spotsigs('the'), spotsigs('the end'::text, 2), spotsigs('。，！'), spotsigs('the end'::text);
 -- bad parameters: 22023 (and 22004 for a NULL entry)
 SELECT err($$SELECT spotsigs('a b c', 0)$$) AS chain0,
        err($$SELECT spotsigs('a b c', 17)$$) AS chain17,
@@ -69,7 +77,8 @@ SELECT err($$SELECT spotsigs('a b c', 0)$$) AS chain0,
        err($$SELECT spotsigs('a b c', '{a,NULL}', '{}')$$) AS null_entry,
        err($$SELECT spotsigs('a b c', '{{a},{b}}', '{}')$$) AS two_dims;
 -- an empty antecedent list gives no spots; untyped literals are calls
-SELECT spotsigs('a rally to kick', '{}', '{}') AS no_antecedents, cardinality(spotsigs('the quick brown fox')) AS untyped;
+SELECT spotsigs('a rally to kick', '{}', '{}') AS no_antecedents, cardinality(spotsigs('the quick brown fox')) AS untyped,
+       cardinality(spotsigs('the quick brown fox', 2)) AS untyped_chain2;
 
 -- set functions and operators
 SELECT set_shared('{1,2,3}', '{3,2,2,4}') AS shared, set_jaccard('{1,2,3}', '{3,2,2,4}') AS jaccard,

@@ -125,7 +125,7 @@ CREATE OPERATOR CLASS @extschema@.int8_set_ops
 		STORAGE int8;
 
 -- SpotSigs
-CREATE FUNCTION @extschema@.spotsigs(body text, chain int4 DEFAULT 2)
+CREATE FUNCTION @extschema@.spotsigs(body text, chain int4 DEFAULT 1)
 	RETURNS int8[]
 	AS 'MODULE_PATHNAME', 'spotsigs'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
@@ -133,7 +133,7 @@ COMMENT ON FUNCTION @extschema@.spotsigs(text, int4)
 	IS 'SpotSigs: sorted distinct hashes of the spot signatures of a text (built-in antecedents and stopwords)';
 
 CREATE FUNCTION @extschema@.spotsigs(body text, antecedents text[], stopwords text[],
-		chain int4 DEFAULT 2)
+		chain int4 DEFAULT 1)
 	RETURNS int8[]
 	AS 'MODULE_PATHNAME', 'spotsigs_lists'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 150;

@@ -16,7 +16,9 @@
 #           it or MATCH_SET=FILE names a set it made; COMPARE_SKIP_PAIRS=1
 #           leaves it out
 # env: COMPARE_SPEED_COPIES (default 4: the sets' documents under 8 KB, that
-#      many times, for the speed table).
+#      many times, for the speed table); COMPARE_PARAMS=1 also runs
+#      test/bench/compare_params.sql (the parameter choices: SpotSigs' chain,
+#      sentences' k, super-shingle groups, I-Match's band and randomization).
 # Self-contained: installs what is missing (opencc, unicode-data, python3;
 # the packages of make_match_set.py when it runs), builds textfp, runs a
 # throwaway cluster.  Timings on a shared machine are noisy.
@@ -59,3 +61,6 @@ if [ -n "$pairs" ]; then
 fi
 tfp_psql -v have_pairs="${pairs:-0}" -v speed_copies="${COMPARE_SPEED_COPIES:-4}" \
          -f "$TFP_ROOT/test/bench/compare.sql"
+if [ -n "${COMPARE_PARAMS:-}" ]; then
+    tfp_psql -f "$TFP_ROOT/test/bench/compare_params.sql"
+fi
