@@ -7,14 +7,7 @@
 SELECT simhash('国家统计局发布数据'::text) AS simp_fp \gset
 \i sql/include/golden_texts.sql
 
-CREATE FUNCTION representable(t text, enc name) RETURNS boolean
-LANGUAGE plpgsql IMMUTABLE STRICT AS $$
-BEGIN
-  -- both directions: PostgreSQL's EUC_TW tables are not symmetric
-  RETURN convert_from(convert_to(t, enc), enc) = t;
-EXCEPTION WHEN untranslatable_character OR character_not_in_repertoire THEN
-  RETURN false;
-END $$;
+\i sql/include/representable.sql
 
 SELECT enc, count(*) FILTER (WHERE representable(body, enc)) AS representable
 FROM golden, unnest(ARRAY['EUC_CN', 'EUC_TW', 'LATIN1', 'SQL_ASCII']::name[]) enc

@@ -99,6 +99,44 @@ textfp_sort_unique(hash_buf *b)
 		pfree(scratch);
 }
 
+/* The distinct feature hashes of a UTF-8 text, sorted as int8 (palloc'd;
+ * *n of them); *nhan and *total (if not NULL): how many features the text
+ * has, and how many of them are Han features. */
+uint64 *
+textfp_shingle_set_utf8(const char *s, size_t len, const tfp_feature_opts *o, size_t *n,
+						uint64 *nhan, uint64 *total)
+{
+	hash_buf	b;
+	uint64_t	h,
+				t;
+
+	b.cap = 256;
+	b.n = 0;
+	b.h = palloc(b.cap * sizeof(uint64));
+	t = tfp_extract_features_counted(s, len, o, textfp_collect_sink, &b, &h);
+	textfp_sort_unique(&b);
+	*n = b.n;
+	if (nhan)
+		*nhan = h;
+	if (total)
+		*total = t;
+	return b.h;
+}
+
+/* The feature hashes of a UTF-8 text in text order (palloc'd, *n). */
+uint64 *
+textfp_feature_seq_utf8(const char *s, size_t len, const tfp_feature_opts *o, size_t *n)
+{
+	hash_buf	b;
+
+	b.cap = 256;
+	b.n = 0;
+	b.h = palloc(b.cap * sizeof(uint64));
+	tfp_extract_features(s, len, o, textfp_collect_sink, &b);
+	*n = b.n;
+	return b.h;
+}
+
 /* The distinct feature hashes of a text, sorted as int8. */
 void
 textfp_shingle_set(text *body, const tfp_feature_opts *o, hash_buf *b)
@@ -106,12 +144,9 @@ textfp_shingle_set(text *body, const tfp_feature_opts *o, hash_buf *b)
 	const char *s;
 	size_t		len;
 
-	b->cap = 256;
-	b->n = 0;
-	b->h = palloc(b->cap * sizeof(uint64));
 	s = textfp_text_utf8(body, &len);
-	tfp_extract_features(s, len, o, textfp_collect_sink, b);
-	textfp_sort_unique(b);
+	b->h = textfp_shingle_set_utf8(s, len, o, &b->n, NULL, NULL);
+	b->cap = b->n;
 }
 
 /*

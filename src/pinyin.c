@@ -58,15 +58,12 @@ tick(void)
 	CHECK_FOR_INTERRUPTS();
 }
 
-static text *
-pinyin_common(text *t, unsigned flags)
+/* the pinyin of a UTF-8 text (palloc'd, NUL-terminated, *n bytes) */
+static char *
+pinyin_utf8(const char *s, size_t len, unsigned flags, size_t *np)
 {
-	size_t		len,
-				n;
-	const char *s = textfp_text_utf8(t, &len);
+	size_t		n;
 	char	   *out;
-	char	   *conv;
-	text	   *res;
 
 	tfp_pinyin_tick = tick;
 	CHECK_FOR_INTERRUPTS();
@@ -81,6 +78,26 @@ pinyin_common(text *t, unsigned flags)
 	tfp_pinyin_text(s, len, flags, out);
 	out[n] = '\0';
 	CHECK_FOR_INTERRUPTS();
+	*np = n;
+	return out;
+}
+
+char *
+textfp_pinyin_utf8(const char *s, size_t len, size_t *n)
+{
+	return pinyin_utf8(s, len, 0, n);
+}
+
+static text *
+pinyin_common(text *t, unsigned flags)
+{
+	size_t		len,
+				n;
+	const char *s = textfp_text_utf8(t, &len);
+	char	   *out = pinyin_utf8(s, len, flags, &n);
+	char	   *conv;
+	text	   *res;
+
 	/* back to the server encoding (a no-op for UTF8 and for pure ASCII) */
 	conv = pg_any_to_server(out, (int) n, PG_UTF8);
 	res = cstring_to_text_with_len(conv, strlen(conv));
@@ -135,6 +152,33 @@ dna_opts(tfp_dna_opts *o, int32 window, int32 overlap, int32 levels,
 			 errdetail("levels is the number of quantization levels of each letter's frequency.")));
 }
 
+/* the window DNAs of a UTF-8 text (sorted, distinct; palloc'd) */
+static int64 *
+dna_utf8(const char *s, size_t len, const tfp_dna_opts *o, size_t *nw)
+{
+	size_t		n,
+				maxw;
+	char	   *l;
+	int64	   *w;
+
+	tfp_pinyin_tick = tick;
+	l = text_letters(s, len, &n);
+	maxw = tfp_dna_max_windows(n, o);
+	w = palloc_extended(maxw * sizeof(int64), MCXT_ALLOC_HUGE);
+	*nw = tfp_dna_windows(l, n, o, (int64_t *) w);
+	pfree(l);
+	return w;
+}
+
+int64 *
+textfp_pinyin_dna_utf8(const char *s, size_t len, size_t *n)
+{
+	tfp_dna_opts o;
+
+	dna_opts(&o, 32, 50, 4, true);
+	return dna_utf8(s, len, &o, n);
+}
+
 /*
  * pinyin_dna(body text, window int4, overlap int4, levels int4,
  *			  content_defined bool) returns int8[]
@@ -146,21 +190,14 @@ pinyin_dna(PG_FUNCTION_ARGS)
 	text	   *body = PG_GETARG_TEXT_PP(0);
 	tfp_dna_opts o;
 	size_t		len,
-				n,
-				nw,
-				maxw;
+				nw;
 	const char *s;
-	char	   *l;
 	int64	   *w;
 
 	dna_opts(&o, PG_GETARG_INT32(1), PG_GETARG_INT32(2), PG_GETARG_INT32(3),
 			 PG_GETARG_BOOL(4));
-	tfp_pinyin_tick = tick;
 	s = textfp_text_utf8(body, &len);
-	l = text_letters(s, len, &n);
-	maxw = tfp_dna_max_windows(n, &o);
-	w = palloc_extended(maxw * sizeof(int64), MCXT_ALLOC_HUGE);
-	nw = tfp_dna_windows(l, n, &o, (int64_t *) w);
+	w = dna_utf8(s, len, &o, &nw);
 	if (nw > (MaxAllocSize - 64) / sizeof(int64))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

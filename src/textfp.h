@@ -80,6 +80,22 @@ extern void textfp_feature_opts(tfp_feature_opts *o, int32 ngram, int32 shingle,
 /* A one-dimensional int8[] of v[0..n) (n = 0: the empty array). */
 extern ArrayType *textfp_int8_array(const int64 *v, int n);
 
+/* The distinct feature hashes of a UTF-8 text, sorted as int8 (palloc'd,
+ * *n of them), and if not NULL, how many Han features and features in all
+ * the text has (minhash_fn.c). */
+extern uint64 *textfp_shingle_set_utf8(const char *s, size_t len,
+									   const tfp_feature_opts *o, size_t *n,
+									   uint64 *nhan, uint64 *total);
+
+/* The feature hashes of a UTF-8 text in text order (palloc'd, *n). */
+extern uint64 *textfp_feature_seq_utf8(const char *s, size_t len,
+									   const tfp_feature_opts *o, size_t *n);
+
+/* pinyin() of a UTF-8 text (palloc'd UTF-8, *n bytes), and its pinyin_dna()
+ * with the default options (palloc'd, sorted, *n values; pinyin.c). */
+extern char *textfp_pinyin_utf8(const char *s, size_t len, size_t *n);
+extern int64 *textfp_pinyin_dna_utf8(const char *s, size_t len, size_t *n);
+
 /* A feature sink that checks for interrupts, for long texts. */
 extern void textfp_interrupt_tick(void);
 

@@ -53,8 +53,35 @@ fragment(uint8_t *p, int fav)
 		"\xf4\x90\x80\x80" /* > U+10FFFF */ , "\xe4\xb8" /* truncated */ ,
 		"\x80", "\xff", "\xf0\x9f", "e\xcc\x81" /* e + combining acute */ ,
 	};
-	uint32_t	r = rnd(100);
+	uint32_t	r;
 
+#ifdef REPLAY_HTML
+	/* html_text's target: one fragment in three is markup (at most 16 bytes) */
+	static const char *const html[] = {
+		"<p>", "</p>", "<div>", "</div>", "<li>", "<br>", "</br>", "<a href=x>", "</a>",
+		"<script>", "</script>", "<style>", "</style>", "<!--", "-->", "--!>", "<!-->",
+		"<textarea>", "</textarea>", "<title>", "</title>", "<pre>", "</pre>", "<xmp>",
+		"<plaintext>", "<svg>", "</svg>", "<math>", "<![CDATA[", "]]>", "<nav>", "</nav>",
+		"<head>", "</head>", "<body>", "<table>", "<tr>", "<td>", "<th>", "</table>",
+		"<main>", "<article>", "<form>", "</form>", "<img alt='a&amp;b'>", "<x-y hidden>",
+		"</x-y>", "<span role=menu>", "<p class=\"ad\">", "<p style=display:none>",
+		"<!DOCTYPE html>", "<?x?>", "</ x>", "<", ">", "&", "&amp;", "&amp", "&notit;",
+		"&#x1F600;", "&#0;", "&#128;", "&#xD800;", "&#99999999;", "&nGt;", "&nbsp;",
+		"=\"", "'", "/>", "<h1>", "<h2>", "<dd>", "<dt>", "<option>", "<select>",
+		"<noscript>", "<iframe>", "<template>", "</template>", "<button>", "<header>",
+		"\r\n", "<!-- <script>", "</script -->", "<SCRIPT>", "</SCRIPT>", "<P>"
+	};
+
+	if (rnd(3) == 0)
+	{
+		const char *w = html[rnd(sizeof(html) / sizeof(html[0]))];
+		size_t		n = strlen(w);
+
+		memcpy(p, w, n);
+		return n;
+	}
+#endif
+	r = rnd(100);
 	if (fav >= 0 && rnd(5) != 0)
 		r = (uint32_t) fav;
 	if (r < 20)					/* common Han */

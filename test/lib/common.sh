@@ -30,6 +30,7 @@
 # (C.UTF-8 is built into Debian 12's libc-bin; no locales package needed.)
 TFP_PG_MAJOR=${TFP_PG_MAJOR:-15}
 TFP_DEB_PACKAGES="postgresql-$TFP_PG_MAJOR postgresql-server-dev-$TFP_PG_MAJOR libxxhash-dev libipc-run-perl make gcc libc6-dev perl python3"
+TFP_DEB_PACKAGES+=" python3-html5lib"   # test/t/110_align_html.pl: HTML5 parser
 
 TFP_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TFP_ROOT=${TFP_ROOT:-$(cd "$TFP_LIB_DIR/../.." && pwd)}

@@ -1,0 +1,195 @@
+/*
+ * match.c -- textfp_match(): is b a copy of a?  One calibrated verdict and
+ * score from the texts' similarities (features and model: tfp_match.c;
+ * pages are read with html_text()'s extraction)
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "textfp.h"
+#include "html_text.h"
+#include "tfp_match.h"
+
+/* what textfp_match needs of one text */
+typedef struct match_side
+{
+	bool		html;			/* read as HTML */
+	uint64	   *s5,				/* distinct shingles: 5-gram/3-word, */
+			   *s2,				/* bigram/word, pinyin 3-shingles */
+			   *sp;
+	size_t		n5,
+				n2,
+				np;
+	uint64		han2,			/* features of the bigram kind: Han ones, all */
+				all2;
+	uint64	   *seq5,			/* 5-gram/3-word features in text order, */
+			   *seq2,			/* bigram/word ones, */
+			   *seq1;			/* Han characters and words */
+	size_t		nseq5,
+				nseq2,
+				nseq1;
+	uint64		sh;				/* simhash */
+	int64	   *dna;
+	size_t		ndna;
+	const char *text;			/* the text (UTF-8, after HTML extraction) */
+	size_t		len;
+} match_side;
+
+#define FOLDS (TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN)
+
+static void
+side_of(text *t, int html_mode, match_side *m)
+{
+	tfp_feature_opts o5 = {5, 3, FOLDS};
+	tfp_feature_opts o2 = {2, 1, FOLDS};
+	tfp_feature_opts o1 = {1, 1, FOLDS};
+	size_t		len;
+	const char *s = textfp_text_utf8(t, &len);
+
+	m->html = html_mode == 1 || (html_mode == 0 && tfp_html_looks_like(s, len));
+	if (m->html)
+	{
+		tfp_html_opts ho = {1, 1, 0};
+
+		s = textfp_html_extract(s, len, &ho, &len);
+	}
+	m->seq5 = textfp_feature_seq_utf8(s, len, &o5, &m->nseq5);
+	m->s5 = textfp_shingle_set_utf8(s, len, &o5, &m->n5, NULL, NULL);
+	m->s2 = textfp_shingle_set_utf8(s, len, &o2, &m->n2, &m->han2, &m->all2);
+	m->seq2 = textfp_feature_seq_utf8(s, len, &o2, &m->nseq2);
+	m->seq1 = textfp_feature_seq_utf8(s, len, &o1, &m->nseq1);
+	m->sh = tfp_simhash_text(s, len, &o2, 1, textfp_interrupt_tick, NULL);
+	m->text = s;
+	m->len = len;
+	m->sp = NULL;
+	m->np = 0;
+	m->dna = NULL;
+	m->ndna = 0;
+}
+
+/* the pinyin features of a side (only computed when a text has Chinese:
+ * otherwise the model does not use them) */
+static void
+side_pinyin(match_side *m)
+{
+	tfp_feature_opts o5 = {5, 3, FOLDS};
+	size_t		plen;
+	char	   *py = textfp_pinyin_utf8(m->text, m->len, &plen);
+
+	m->sp = textfp_shingle_set_utf8(py, plen, &o5, &m->np, NULL, NULL);
+	m->dna = textfp_pinyin_dna_utf8(m->text, m->len, &m->ndna);
+}
+
+static int
+html_mode(text *t)
+{
+	char	   *m = text_to_cstring(t);
+
+	if (strcmp(m, "auto") == 0)
+		return 0;
+	if (strcmp(m, "always") == 0)
+		return 1;
+	if (strcmp(m, "never") == 0)
+		return 2;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("html must be 'auto', 'always' or 'never', not \"%s\"", m),
+			 errdetail("'auto' reads a text as HTML when it starts like an HTML document.")));
+	return 0;
+}
+
+/*
+ * textfp_match(a text, b text, html text, model int4,
+ *				OUT verdict bool, OUT score float8, OUT shingle_jaccard float8,
+ *				OUT shingle_containment float8, OUT bigram_jaccard float8,
+ *				OUT bigram_containment float8, OUT simhash_distance int4,
+ *				OUT pinyin_dna_similarity float8, OUT pinyin_jaccard float8,
+ *				OUT pinyin_containment float8, OUT ordered float8, OUT chinese float8,
+ *				OUT html_a bool, OUT html_b bool) returns record
+ */
+PG_FUNCTION_INFO_V1(textfp_match);
+Datum
+textfp_match(PG_FUNCTION_ARGS)
+{
+	int			mode = html_mode(PG_GETARG_TEXT_PP(2));
+	int32		version = PG_GETARG_INT32(3);
+	const tfp_match_model *model = tfp_match_get_model(version);
+	match_side	a,
+				b;
+	tfp_match_features f;
+	double		z,
+				dummy;
+	int			dist;
+	TupleDesc	td;
+	Datum		values[16];
+	bool		nulls[16] = {0};
+
+	if (model == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("textfp_match model must be 1, not %d", version),
+				 errdetail("Model 1 is the only model of textfp_match.")));
+	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("textfp_match must be called in a context that accepts a record")));
+	side_of(PG_GETARG_TEXT_PP(0), mode, &a);
+	side_of(PG_GETARG_TEXT_PP(1), mode, &b);
+	if (a.han2 + b.han2 > 0)
+	{
+		side_pinyin(&a);
+		side_pinyin(&b);
+	}
+	tfp_match_sets(a.s5, a.n5, b.s5, b.n5, &f.j5, &f.c5);
+	tfp_match_sets(a.s2, a.n2, b.s2, b.n2, &f.j2, &f.c2);
+	tfp_match_sets(a.sp, a.np, b.sp, b.np, &f.pj, &f.pc);
+	tfp_match_sets((const uint64 *) a.dna, a.ndna, (const uint64 *) b.dna, b.ndna, &f.dna, &dummy);
+	{
+		uint64	   *scratch = palloc_extended((3 * (Max(a.nseq2, a.nseq1) + Max(b.nseq2, b.nseq1)) + 2) * sizeof(uint64),
+											  MCXT_ALLOC_HUGE);
+
+		/* both ways: each caps occurrences in the other text (symmetric) */
+		f.ord = Max(tfp_match_order(a.seq2, a.nseq2, b.seq2, b.nseq2, scratch),
+					tfp_match_order(b.seq2, b.nseq2, a.seq2, a.nseq2, scratch));
+		f.ord1 = Max(tfp_match_order(a.seq1, a.nseq1, b.seq1, b.nseq1, scratch),
+					 tfp_match_order(b.seq1, b.nseq1, a.seq1, a.nseq1, scratch));
+		pfree(scratch);
+	}
+	{
+		size_t		r = Max(tfp_match_run(a.seq5, a.nseq5, b.s5, b.n5),
+							tfp_match_run(b.seq5, b.nseq5, a.s5, a.n5));
+		size_t		m = Min(a.nseq5, b.nseq5);
+
+		f.run = m == 0 ? 0.0 : Min(1.0, (double) r / (double) m);
+	}
+	dist = tfp_hamming64(a.sh, b.sh);
+	f.sim = (a.n2 == 0 || b.n2 == 0) ? 0.0 : 1.0 - dist / 64.0;
+	f.zh = (a.all2 + b.all2) == 0 ? 0.0 : (double) (a.han2 + b.han2) / (double) (a.all2 + b.all2);
+	z = tfp_match_z(model, &f);
+	if (a.n2 == 0 || b.n2 == 0)
+		z = -INFINITY;			/* a text without features copies nothing */
+	values[0] = BoolGetDatum(z >= model->threshold);
+	values[1] = Float8GetDatum(1.0 / (1.0 + exp(-z)));
+	values[2] = Float8GetDatum(f.j5);
+	values[3] = Float8GetDatum(f.c5);
+	values[4] = Float8GetDatum(f.j2);
+	values[5] = Float8GetDatum(f.c2);
+	values[6] = Int32GetDatum(dist);
+	values[7] = Float8GetDatum(f.dna);
+	values[8] = Float8GetDatum(f.pj);
+	values[9] = Float8GetDatum(f.pc);
+	values[10] = Float8GetDatum(f.ord);
+	values[11] = Float8GetDatum(f.ord1);
+	values[12] = Float8GetDatum(f.run);
+	values[13] = Float8GetDatum(f.zh);
+	values[14] = BoolGetDatum(a.html);
+	values[15] = BoolGetDatum(b.html);
+	td = BlessTupleDesc(td);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, values, nulls)));
+}

@@ -1,0 +1,21 @@
+--
+-- textfp_match(): is b a copy of a?  One calibrated verdict (precision 0.99
+-- on held-out labelled pairs), a score and the similarities it is built
+-- from.  HTML pages are read with html_text() (html => 'auto' detects them).
+-- model 1 is frozen: a later model will be a new model value.
+--
+
+CREATE FUNCTION @extschema@.textfp_match(a text, b text, html text DEFAULT 'auto',
+		model int4 DEFAULT 1,
+		OUT verdict boolean, OUT score float8,
+		OUT shingle_jaccard float8, OUT shingle_containment float8,
+		OUT bigram_jaccard float8, OUT bigram_containment float8,
+		OUT simhash_distance int4, OUT pinyin_dna_similarity float8,
+		OUT pinyin_jaccard float8, OUT pinyin_containment float8,
+		OUT ordered float8, OUT ordered_chars float8, OUT longest_run float8,
+		OUT chinese float8, OUT html_a boolean, OUT html_b boolean)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'textfp_match'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.textfp_match(text, text, text, int4)
+	IS 'is b a copy of a: a verdict (precision 0.99), a score in 0..1, and the similarities it comes from';
