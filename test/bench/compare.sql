@@ -96,7 +96,7 @@ INSERT INTO ev_method VALUES
  ('simhash', -3, 'Hamming <= 3', 1),
  ('minhash', 0.5, 'estimate >= 0.5 (k = 128)', 2),
  ('pinyin_dna', NULL, '>= 2 windows shared', 3),
- ('spotsigs', 0.4, 'Jaccard >= 0.4', 4),
+ ('spotsigs', 0.3, 'Jaccard >= 0.3', 4),
  ('sentences', 3, '>= 3 of 10 sentences', 5),
  ('supershingles', 2, '>= 2 of 6 (k = 84)', 6),
  ('imatch', 1, 'equal', 7),
