@@ -20,6 +20,11 @@ SELECT minhash('hello world', 8) = minhash('hello world'::text, 8) AS minhash_ca
 SELECT pinyin('你好世界'), pinyin_initials('你好世界');
 SELECT pinyin_dna('床前明月光，疑是地上霜。举头望明月，低头思故乡。') =
        pinyin_dna('床前明月光，疑是地上霜。举头望明月，低头思故乡。'::text) AS pinyin_dna_call;
+SELECT spotsigs('the cat sat on the mat') = spotsigs('the cat sat on the mat'::text) AS spotsigs_call,
+       longest_sentences('One. Two three.') = longest_sentences('One. Two three.'::text) AS sentences_call,
+       imatch_terms('the quick fox') = imatch_terms('the quick fox'::text) AS imatch_terms_call,
+       imatch('the quick fox', imatch_build_lexicon(imatch_terms('quick fox'))) =
+           imatch('the quick fox'::text, imatch_build_lexicon(imatch_terms('quick fox'::text))) AS imatch_call;
 -- The cause of the trap, checked for every object of the extension: no type
 -- shares its name with a function callable with a single argument.
 SELECT t.typname AS type_named_like_a_function

@@ -67,10 +67,11 @@ minhash_make(int k, int ngram, int shingle, unsigned fold, bool empty)
 
 /*
  * Parse "<prefix><decimal>" at *p followed by a space; the number has 1..5
- * digits without sign or leading zero.  Returns -1 if malformed.
+ * digits without sign or leading zero.  Returns -1 if malformed.  (Also
+ * used by the imatch_lexicon type.)
  */
-static int
-parse_field(const char **p, const char *prefix)
+int
+textfp_parse_field(const char **p, const char *prefix)
 {
 	const char *s = *p;
 	size_t		pl = strlen(prefix);
@@ -135,13 +136,13 @@ minhash_in(PG_FUNCTION_ARGS)
 			BAD_VALUE(("Version %d is not supported; this textfp knows version %d.",
 					   ver, TFP_MINHASH_VERSION));
 	}
-	if ((k = parse_field(&p, "k=")) < 0)
+	if ((k = textfp_parse_field(&p, "k=")) < 0)
 		BAD_SYNTAX(("Expected \"k=<number> \" after the version."));
-	if ((ngram = parse_field(&p, "ngram=")) < 0)
+	if ((ngram = textfp_parse_field(&p, "ngram=")) < 0)
 		BAD_SYNTAX(("Expected \"ngram=<number> \" after k."));
-	if ((shingle = parse_field(&p, "shingle=")) < 0)
+	if ((shingle = textfp_parse_field(&p, "shingle=")) < 0)
 		BAD_SYNTAX(("Expected \"shingle=<number> \" after ngram."));
-	if ((fold = parse_field(&p, "fold=")) < 0)
+	if ((fold = textfp_parse_field(&p, "fold=")) < 0)
 		BAD_SYNTAX(("Expected \"fold=<number> \" after shingle."));
 	if (k < 1 || k > TFP_MINHASH_MAX_K)
 		BAD_VALUE(("k must be between 1 and %d, not %d.", TFP_MINHASH_MAX_K, k));

@@ -74,4 +74,23 @@ minhash_min_matches(double t, int k)
 	return m;
 }
 
+/* "<prefix><number> " at *p (1..5 digits): the number, or -1 (minhash.c) */
+extern int	textfp_parse_field(const char **p, const char *prefix);
+
+/* A growing array of 64-bit hashes (minhash_fn.c). */
+typedef struct hash_buf
+{
+	uint64	   *h;
+	size_t		n;
+	size_t		cap;
+} hash_buf;
+
+/* A feature sink appending to a hash_buf (b->h palloc'd with room for
+ * b->cap); checks for interrupts. */
+extern void textfp_collect_sink(void *arg, const uint64_t *hashes, size_t n);
+/* Sort b's hashes as int8 and drop duplicates. */
+extern void textfp_sort_unique(hash_buf *b);
+/* The distinct feature hashes of a text, sorted as int8. */
+extern void textfp_shingle_set(text *body, const tfp_feature_opts *o, hash_buf *b);
+
 #endif							/* TEXTFP_MINHASH_H */

@@ -61,16 +61,9 @@ minhash_text(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(m);
 }
 
-/* Collect feature hashes into a growing array. */
-typedef struct hash_buf
-{
-	uint64	   *h;
-	size_t		n;
-	size_t		cap;
-} hash_buf;
-
-static void
-collect_sink(void *arg, const uint64_t *hashes, size_t n)
+/* Collect feature hashes into a growing array (hash_buf, minhash.h). */
+void
+textfp_collect_sink(void *arg, const uint64_t *hashes, size_t n)
 {
 	hash_buf   *b = (hash_buf *) arg;
 
@@ -94,8 +87,8 @@ collect_sink(void *arg, const uint64_t *hashes, size_t n)
 }
 
 /* Sort and deduplicate the hashes of b (a bucket sort, with scratch space). */
-static void
-sort_unique(hash_buf *b)
+void
+textfp_sort_unique(hash_buf *b)
 {
 	uint64	   *scratch = NULL;
 
@@ -120,8 +113,8 @@ textfp_shingle_set_utf8(const char *s, size_t len, const tfp_feature_opts *o, si
 	b.cap = 256;
 	b.n = 0;
 	b.h = palloc(b.cap * sizeof(uint64));
-	t = tfp_extract_features_counted(s, len, o, collect_sink, &b, &h);
-	sort_unique(&b);
+	t = tfp_extract_features_counted(s, len, o, textfp_collect_sink, &b, &h);
+	textfp_sort_unique(&b);
 	*n = b.n;
 	if (nhan)
 		*nhan = h;
@@ -139,14 +132,14 @@ textfp_feature_seq_utf8(const char *s, size_t len, const tfp_feature_opts *o, si
 	b.cap = 256;
 	b.n = 0;
 	b.h = palloc(b.cap * sizeof(uint64));
-	tfp_extract_features(s, len, o, collect_sink, &b);
+	tfp_extract_features(s, len, o, textfp_collect_sink, &b);
 	*n = b.n;
 	return b.h;
 }
 
 /* The distinct feature hashes of a text, sorted as int8. */
-static void
-shingle_set(text *body, const tfp_feature_opts *o, hash_buf *b)
+void
+textfp_shingle_set(text *body, const tfp_feature_opts *o, hash_buf *b)
 {
 	const char *s;
 	size_t		len;
@@ -170,7 +163,7 @@ shingles_text(PG_FUNCTION_ARGS)
 
 	textfp_feature_opts(&o, PG_GETARG_INT32(1), PG_GETARG_INT32(2),
 						PG_GETARG_BOOL(3), PG_GETARG_BOOL(4), PG_GETARG_BOOL(5));
-	shingle_set(PG_GETARG_TEXT_PP(0), &o, &b);
+	textfp_shingle_set(PG_GETARG_TEXT_PP(0), &o, &b);
 	if (b.n > (MaxAllocSize - ARR_OVERHEAD_NONULLS(1)) / sizeof(int64))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -206,8 +199,8 @@ shingle_jaccard_text(PG_FUNCTION_ARGS)
 
 	textfp_feature_opts(&o, PG_GETARG_INT32(2), PG_GETARG_INT32(3),
 						PG_GETARG_BOOL(4), PG_GETARG_BOOL(5), PG_GETARG_BOOL(6));
-	shingle_set(PG_GETARG_TEXT_PP(0), &o, &a);
-	shingle_set(PG_GETARG_TEXT_PP(1), &o, &b);
+	textfp_shingle_set(PG_GETARG_TEXT_PP(0), &o, &a);
+	textfp_shingle_set(PG_GETARG_TEXT_PP(1), &o, &b);
 	PG_RETURN_FLOAT8(jaccard_sets(&a, &b));
 }
 
@@ -232,7 +225,7 @@ int8_array_set(ArrayType *arr, const char *what, hash_buf *b)
 	b->h = palloc((Max(n, 1)) * sizeof(uint64));
 	if (n)
 		memcpy(b->h, ARR_DATA_PTR(arr), n * sizeof(uint64));
-	sort_unique(b);
+	textfp_sort_unique(b);
 }
 
 /* shingle_jaccard(a int8[], b int8[]) returns float8: exact, of the sets */

@@ -181,7 +181,7 @@ han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 #define LIN				64
 
 /*
- * han_bigrams_fast() for n-grams of 3..NGRAM_FAST_MAX: the same loop, with
+ * han_bigrams_fast() for n-grams of 1 and 3..NGRAM_FAST_MAX: the same loop, with
  * the last code points of the run in a linear buffer lin[] (an n-gram is n
  * consecutive entries, hashed in place).  On entry the open unit and the
  * n - 1 closed units before it (or all of the run, if shorter) are plain.
@@ -307,7 +307,7 @@ tfpx_han_run_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit
 		if (ngram == 2 &&
 			(x->run_len == 0 || x->ring[(x->run_len - 1) & (RING - 1)].n == 1))
 			return han_bigrams_fast(x, s, pos, limit, t);
-		if (ngram >= 3 && ngram <= NGRAM_FAST_MAX && run_tail_plain(x, ngram))
+		if (ngram != 2 && ngram <= NGRAM_FAST_MAX && run_tail_plain(x, ngram))
 			return han_ngrams_fast(x, s, pos, limit, t, ngram);
 #endif
 		if (pos + 3 > limit || !((e = han_fast_entry(t, s + pos)) & HAN_SIMPLE))

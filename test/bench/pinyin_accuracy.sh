@@ -8,7 +8,7 @@
 # MINHASH_EXPR="minhash(body, 128)" (default) says how minhash is called
 # when the extension has it (after merging the minhash branch).
 set -euo pipefail
-TFP_EXTRA_PACKAGES="${TFP_EXTRA_PACKAGES:-} opencc python3"
+TFP_EXTRA_PACKAGES="${TFP_EXTRA_PACKAGES:-} opencc unicode-data python3"
 . "$(dirname "$0")/../lib/common.sh"
 n=${1:-200}
 pool=${POOL:-$TFP_ROOT/test/data/pool_zh.txt}
