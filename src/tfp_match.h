@@ -86,17 +86,22 @@ extern void tfp_match_inputs(const tfp_match_features *f, double *x);
 
 /*
  * The ordered overlap (ord above) of the feature sequences a[0..na) and
- * b[0..nb); scratch holds 3 * (na + nb) + 2 values.  O((na + nb) log nb).
+ * b[0..nb); scratch holds tfp_match_order_scratch(nb) values.
+ * O(nb + na log nb), expected.
  */
+extern size_t tfp_match_order_scratch(size_t nb);
 extern double tfp_match_order(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 							  uint64_t *scratch);
 
 /*
  * The longest run of consecutive features of the sequence a[0..na) that
- * are all in the sorted set b[0..nb) (a passage of a whose shingles all
- * occur in b).
+ * are all among the values b[0..nb) (a passage of a whose shingles all
+ * occur in b); scratch holds tfp_match_run_scratch(nb) values.  O(na + nb),
+ * expected.
  */
-extern size_t tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+extern size_t tfp_match_run_scratch(size_t nb);
+extern size_t tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+							uint64_t *scratch);
 
 /* z of a model */
 extern double tfp_match_z(const tfp_match_model *m, const tfp_match_features *f);
