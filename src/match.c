@@ -1,7 +1,8 @@
 /*
  * match.c -- textfp_match(): is b a copy of a?  One calibrated verdict and
  * score from the texts' similarities (features and model: tfp_match.c;
- * pages are read with html_text()'s extraction)
+ * pages are read with html_text()'s extraction, Chinese with the Taiwan
+ * wording fold of tfp_twfold.c)
  */
 #include "postgres.h"
 
@@ -15,6 +16,7 @@
 #include "textfp.h"
 #include "html_text.h"
 #include "tfp_match.h"
+#include "tfp_twfold.h"
 
 /* what textfp_match needs of one text */
 typedef struct match_side
@@ -43,6 +45,33 @@ typedef struct match_side
 
 #define FOLDS (TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN)
 
+/*
+ * The text with the Taiwan wording fold (tfp_twfold.h): traditional script
+ * and Taiwan vocabulary as mainland simplified vocabulary.  A text without
+ * a byte of a 3- or 4-byte UTF-8 sequence has no Han letter and is its own
+ * fold.
+ */
+static const char *
+tw_fold(const char *s, size_t *len)
+{
+	size_t		i = 0;
+	char	   *out;
+
+	while (i < *len && (unsigned char) s[i] < 0xE0)
+		i++;
+	if (i == *len)
+		return s;
+	if (*len > (MaxAllocHugeSize - 1) / 4)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("text too long for textfp_match"),
+				 errdetail("The text has %zu bytes; the Chinese wording fold needs four times as many.",
+						   *len)));
+	out = palloc_extended(TFP_TWFOLD_BOUND(*len) + 1, MCXT_ALLOC_HUGE);
+	*len = tfp_twfold(s, *len, out, textfp_interrupt_tick);
+	return out;
+}
+
 static void
 side_of(text *t, int html_mode, match_side *m)
 {
@@ -60,6 +89,7 @@ side_of(text *t, int html_mode, match_side *m)
 
 		s = textfp_html_extract(s, len, &ho, &len);
 	}
+	s = tw_fold(s, &len);
 	/* three passes over the text: the sets are those of the sequences, the
 	 * simhash that of the bigram-kind sequence (as tfp_simhash_text) */
 	m->seq5 = textfp_feature_seq_utf8(s, len, &o5, &m->nseq5);

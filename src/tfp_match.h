@@ -3,7 +3,10 @@
  * copy of a, from the similarities of the two texts (pure C)
  *
  * The similarities (features) of two texts A and B, after the HTML text
- * extraction when they are pages; for two sets X, Y: J = |X & Y| / |X | Y|,
+ * extraction when they are pages and the Taiwan wording fold when they
+ * have Han characters (tfp_twfold.h: traditional script and Taiwan
+ * vocabulary read as mainland simplified vocabulary, 軟體 as 软件); for
+ * two sets X, Y: J = |X & Y| / |X | Y|,
  * C = |X & Y| / min(|X|, |Y|) (0 when a set is empty):
  *   j5, c5   J and C of the distinct shingles (Han 5-grams, word 3-shingles,
  *            folds on: shingles(text)), the exact Jaccard that minhash()
@@ -32,7 +35,8 @@
  * version) is a logistic regression on fixed transforms of these,
  * z = bias + sum w[i] * x[i], fitted by tools/fit_match.py on the train
  * split of tools/make_match_set.py's labelled pairs; the verdict is
- * z >= threshold (chosen there for precision 0.99 on that split), the
+ * z >= threshold (chosen there by cross-validation over whole books of
+ * that split for precision 0.99 on books it was not fitted on), the
  * score 1 / (1 + exp(-z)).  The sum runs in a fixed order in double
  * precision, so the verdict does not depend on the platform's exp().
  */
