@@ -1,7 +1,8 @@
 /*
  * match.c -- textfp_match(): is b a copy of a?  One calibrated verdict and
  * score from the texts' similarities (features and model: tfp_match.c;
- * pages are read with html_text()'s extraction)
+ * pages are read with html_text()'s extraction, Chinese with the Taiwan
+ * wording fold of tfp_twfold.c)
  */
 #include "postgres.h"
 
@@ -15,6 +16,7 @@
 #include "textfp.h"
 #include "html_text.h"
 #include "tfp_match.h"
+#include "tfp_twfold.h"
 
 /* what textfp_match needs of one text */
 typedef struct match_side
@@ -43,12 +45,40 @@ typedef struct match_side
 
 #define FOLDS (TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN)
 
+/*
+ * The text with the Taiwan wording fold (tfp_twfold.h): traditional script
+ * and Taiwan vocabulary as mainland simplified vocabulary.  A text without
+ * a byte of a 3- or 4-byte UTF-8 sequence has no Han letter and is its own
+ * fold.
+ */
+static const char *
+tw_fold(const char *s, size_t *len)
+{
+	size_t		i = 0;
+	char	   *out;
+
+	while (i < *len && (unsigned char) s[i] < 0xE0)
+		i++;
+	if (i == *len)
+		return s;
+	if (*len > (MaxAllocHugeSize - 1) / 4)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("text too long for textfp_match"),
+				 errdetail("The text has %zu bytes; the Chinese wording fold needs four times as many.",
+						   *len)));
+	out = palloc_extended(TFP_TWFOLD_BOUND(*len) + 1, MCXT_ALLOC_HUGE);
+	*len = tfp_twfold(s, *len, out, textfp_interrupt_tick);
+	return out;
+}
+
 static void
 side_of(text *t, int html_mode, match_side *m)
 {
 	tfp_feature_opts o5 = {5, 3, FOLDS};
 	tfp_feature_opts o2 = {2, 1, FOLDS};
 	tfp_feature_opts o1 = {1, 1, FOLDS};
+	tfp_simhash_acc acc;
 	size_t		len;
 	const char *s = textfp_text_utf8(t, &len);
 
@@ -59,12 +89,18 @@ side_of(text *t, int html_mode, match_side *m)
 
 		s = textfp_html_extract(s, len, &ho, &len);
 	}
+	s = tw_fold(s, &len);
+	/* three passes over the text: the sets are those of the sequences, the
+	 * simhash that of the bigram-kind sequence (as tfp_simhash_text) */
 	m->seq5 = textfp_feature_seq_utf8(s, len, &o5, &m->nseq5);
-	m->s5 = textfp_shingle_set_utf8(s, len, &o5, &m->n5, NULL, NULL);
-	m->s2 = textfp_shingle_set_utf8(s, len, &o2, &m->n2, &m->han2, &m->all2);
-	m->seq2 = textfp_feature_seq_utf8(s, len, &o2, &m->nseq2);
+	m->s5 = textfp_sorted_set(m->seq5, m->nseq5, &m->n5);
+	m->seq2 = textfp_feature_seq_counted_utf8(s, len, &o2, &m->nseq2, &m->han2);
+	m->all2 = m->nseq2;
+	m->s2 = textfp_sorted_set(m->seq2, m->nseq2, &m->n2);
 	m->seq1 = textfp_feature_seq_utf8(s, len, &o1, &m->nseq1);
-	m->sh = tfp_simhash_text(s, len, &o2, 1, textfp_interrupt_tick, NULL);
+	tfp_simhash_init(&acc);
+	tfp_simhash_add(&acc, m->seq2, m->nseq2);
+	m->sh = tfp_simhash_finish_centered(&acc, m->han2, o2.ngram, o2.shingle);
 	m->text = s;
 	m->len = len;
 	m->sp = NULL;
@@ -151,22 +187,24 @@ textfp_match(PG_FUNCTION_ARGS)
 	tfp_match_sets(a.sp, a.np, b.sp, b.np, &f.pj, &f.pc);
 	tfp_match_sets((const uint64 *) a.dna, a.ndna, (const uint64 *) b.dna, b.ndna, &f.dna, &dummy);
 	{
-		uint64	   *scratch = palloc_extended((3 * (Max(a.nseq2, a.nseq1) + Max(b.nseq2, b.nseq1)) + 2) * sizeof(uint64),
-											  MCXT_ALLOC_HUGE);
+		size_t		need = Max(Max(tfp_match_order_scratch(a.nseq2), tfp_match_order_scratch(b.nseq2)),
+							   Max(tfp_match_order_scratch(a.nseq1), tfp_match_order_scratch(b.nseq1)));
+		uint64	   *scratch;
+		size_t		r,
+					m;
 
+		need = Max(need, Max(tfp_match_run_scratch(a.n5), tfp_match_run_scratch(b.n5)));
+		scratch = palloc_extended(need * sizeof(uint64), MCXT_ALLOC_HUGE);
 		/* both ways: each caps occurrences in the other text (symmetric) */
 		f.ord = Max(tfp_match_order(a.seq2, a.nseq2, b.seq2, b.nseq2, scratch),
 					tfp_match_order(b.seq2, b.nseq2, a.seq2, a.nseq2, scratch));
 		f.ord1 = Max(tfp_match_order(a.seq1, a.nseq1, b.seq1, b.nseq1, scratch),
 					 tfp_match_order(b.seq1, b.nseq1, a.seq1, a.nseq1, scratch));
-		pfree(scratch);
-	}
-	{
-		size_t		r = Max(tfp_match_run(a.seq5, a.nseq5, b.s5, b.n5),
-							tfp_match_run(b.seq5, b.nseq5, a.s5, a.n5));
-		size_t		m = Min(a.nseq5, b.nseq5);
-
+		r = Max(tfp_match_run(a.seq5, a.nseq5, b.s5, b.n5, scratch),
+				tfp_match_run(b.seq5, b.nseq5, a.s5, a.n5, scratch));
+		m = Min(a.nseq5, b.nseq5);
 		f.run = m == 0 ? 0.0 : Min(1.0, (double) r / (double) m);
+		pfree(scratch);
 	}
 	dist = tfp_hamming64(a.sh, b.sh);
 	f.sim = (a.n2 == 0 || b.n2 == 0) ? 0.0 : 1.0 - dist / 64.0;

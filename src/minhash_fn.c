@@ -127,13 +127,39 @@ textfp_shingle_set_utf8(const char *s, size_t len, const tfp_feature_opts *o, si
 uint64 *
 textfp_feature_seq_utf8(const char *s, size_t len, const tfp_feature_opts *o, size_t *n)
 {
+	return textfp_feature_seq_counted_utf8(s, len, o, n, NULL);
+}
+
+/* The same, and how many of them are Han features (*nhan, if not NULL). */
+uint64 *
+textfp_feature_seq_counted_utf8(const char *s, size_t len, const tfp_feature_opts *o,
+								size_t *n, uint64 *nhan)
+{
 	hash_buf	b;
+	uint64_t	h;
 
 	b.cap = 256;
 	b.n = 0;
 	b.h = palloc(b.cap * sizeof(uint64));
-	tfp_extract_features(s, len, o, textfp_collect_sink, &b);
+	tfp_extract_features_counted(s, len, o, textfp_collect_sink, &b, &h);
 	*n = b.n;
+	if (nhan)
+		*nhan = h;
+	return b.h;
+}
+
+/* The distinct values of v[0..n), sorted as int8 (a palloc'd copy, *nout). */
+uint64 *
+textfp_sorted_set(const uint64 *v, size_t n, size_t *nout)
+{
+	hash_buf	b;
+
+	b.cap = Max(n, 1);
+	b.n = n;
+	b.h = palloc_extended(b.cap * sizeof(uint64), MCXT_ALLOC_HUGE);
+	memcpy(b.h, v, n * sizeof(uint64));
+	textfp_sort_unique(&b);
+	*nout = b.n;
 	return b.h;
 }
 

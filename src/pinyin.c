@@ -22,6 +22,9 @@
 /* Bytes converted per call of the core between interrupt checks. */
 #define CHUNK (1024 * 1024)
 
+/* Texts up to this size get their pinyin in one pass into a guessed buffer. */
+#define PINYIN_GUESS_MAX (64 * 1024 * 1024)
+
 /*
  * Letters of a UTF-8 text, converted chunk by chunk with interrupt checks.
  * A chunk ends just after an ASCII byte: no phrase of the phrase table spans
@@ -67,6 +70,23 @@ pinyin_utf8(const char *s, size_t len, unsigned flags, size_t *np)
 
 	tfp_pinyin_tick = tick;
 	CHECK_FOR_INTERRUPTS();
+	/* one pass into a buffer of twice the text, usually enough (a 3-byte
+	 * character becomes a syllable of 1-6 letters and a space) */
+	if (len <= PINYIN_GUESS_MAX)
+	{
+		size_t		cap = 2 * len + 16;
+
+		out = palloc(cap + 1);
+		n = tfp_pinyin_text_bounded(s, len, flags, out, cap);
+		if (n <= cap)
+		{
+			out[n] = '\0';
+			CHECK_FOR_INTERRUPTS();
+			*np = n;
+			return out;
+		}
+		pfree(out);
+	}
 	n = tfp_pinyin_text(s, len, flags, NULL);
 	if (n > MaxAllocSize - VARHDRSZ - 1)
 		ereport(ERROR,

@@ -90,6 +90,12 @@ extern uint64 *textfp_shingle_set_utf8(const char *s, size_t len,
 /* The feature hashes of a UTF-8 text in text order (palloc'd, *n). */
 extern uint64 *textfp_feature_seq_utf8(const char *s, size_t len,
 									   const tfp_feature_opts *o, size_t *n);
+/* The same, and how many are Han features (*nhan, if not NULL). */
+extern uint64 *textfp_feature_seq_counted_utf8(const char *s, size_t len,
+											   const tfp_feature_opts *o, size_t *n,
+											   uint64 *nhan);
+/* The distinct values of v[0..n), sorted as int8 (palloc'd copy, *nout). */
+extern uint64 *textfp_sorted_set(const uint64 *v, size_t n, size_t *nout);
 
 /* pinyin() of a UTF-8 text (palloc'd UTF-8, *n bytes), and its pinyin_dna()
  * with the default options (palloc'd, sorted, *n values; pinyin.c). */

@@ -4,6 +4,7 @@
  * tools/fit_match.py)
  */
 #include <math.h>
+#include <string.h>
 
 #include "tfp_match.h"
 #include "tfp_sort.h"
@@ -77,22 +78,73 @@ tfp_match_z(const tfp_match_model *m, const tfp_match_features *f)
 	return z;
 }
 
-/* b's features as (key, position) in one value: the top 40 bits of the
- * hash and a 24-bit position, sorted as tfp_sort_unique_u64 sorts (signed) */
+/*
+ * The ordered overlap.  A feature's key is the top 40 bits of its hash
+ * (positions are below 2^24, as the truncation of na and nb ensures).  b's
+ * first OCC_MAX positions of each key are kept in an open-addressing table
+ * of m = 2^k >= 2 nb slots: slot[h] = key | count << 1 | 1 (0: empty), its
+ * positions at pos[4 h ..], in increasing order since b is read in order.
+ * Then the longest strictly increasing sequence of b positions, taking for
+ * each element of a its occurrences in decreasing order (so that at most
+ * one of them extends a given subsequence: Hunt-Szymanski), with tail[l]
+ * the least end position of an increasing subsequence of length l + 1.
+ */
 #define POS_BITS 24
 #define OCC_MAX 4
+
+static size_t
+table_size(size_t n)
+{
+	size_t		m = 8;
+
+	while (m < 2 * n)
+		m <<= 1;
+	return m;
+}
+
+static inline size_t
+slot_of(uint64_t key, size_t mask)
+{
+	return (size_t) ((key >> 24) ^ (key >> 45)) & mask;
+}
+
+/* the first index of t[0..n) (increasing) whose value is >= p, without
+ * branches in the loop (a conditional move halves the range) */
+static inline size_t
+lower_bound(const uint64_t *t, size_t n, uint64_t p)
+{
+	const uint64_t *base = t;
+
+	while (n > 1)
+	{
+		size_t		half = n / 2;
+
+		base += (size_t) (base[half - 1] < p) * half;
+		n -= half;
+	}
+	return (size_t) (base - t) + (n == 1 && base[0] < p);
+}
+
+size_t
+tfp_match_order_scratch(size_t nb)
+{
+	if (nb > ((size_t) 1 << POS_BITS))
+		nb = (size_t) 1 << POS_BITS;
+	return 3 * table_size(nb) + nb + 1;
+}
 
 double
 tfp_match_order(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 				uint64_t *scratch)
 {
-	uint64_t   *bk = scratch,		/* b's (key, position), sorted */
-			   *tail = scratch + nb + 1,	/* LIS: least end position per length */
-			   *sorted_tmp = tail + na + nb + 1;
-	size_t		n,
+	size_t		m,
+				mask,
 				len = 0,
 				lim = (size_t) 1 << POS_BITS;
-	const uint64_t mask = ~(uint64_t) 0 << POS_BITS;
+	uint64_t   *slot,
+			   *tail;
+	uint32_t   *pos;
+	const uint64_t keymask = ~(uint64_t) 0 << POS_BITS;
 
 	if (na == 0 || nb == 0)
 		return 0.0;
@@ -100,85 +152,104 @@ tfp_match_order(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 		na = lim;
 	if (nb > lim)
 		nb = lim;
+	m = table_size(nb);
+	mask = m - 1;
+	slot = scratch;
+	pos = (uint32_t *) (scratch + m);
+	tail = scratch + 3 * m;
+	memset(slot, 0, m * sizeof(uint64_t));
 	for (size_t j = 0; j < nb; j++)
-		bk[j] = (b[j] & mask) | j;
-	n = tfp_sort_unique_u64(bk, nb, nb >= 64 ? sorted_tmp : NULL);
+	{
+		uint64_t	key = b[j] & keymask;
+		size_t		h = slot_of(key, mask);
+
+		while (slot[h] != 0 && (slot[h] & keymask) != key)
+			h = (h + 1) & mask;
+		if (slot[h] == 0)
+		{
+			slot[h] = key | 2 | 1;
+			pos[4 * h] = (uint32_t) j;
+		}
+		else if (((slot[h] >> 1) & 7) < OCC_MAX)
+		{
+			pos[4 * h + ((slot[h] >> 1) & 7)] = (uint32_t) j;
+			slot[h] += 2;
+		}
+	}
 	for (size_t i = 0; i < na; i++)
 	{
-		uint64_t	key = a[i] & mask;
-		size_t		lo = 0,
-					hi = n,
-					first;
-		size_t		occ[OCC_MAX];
-		int			k = 0;
+		uint64_t	key = a[i] & keymask;
+		size_t		h = slot_of(key, mask);
+		int			k;
 
-		while (lo < hi)			/* first entry with this key */
-		{
-			size_t		mid = (lo + hi) / 2;
-
-			if ((int64_t) (bk[mid] & mask) < (int64_t) key)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		first = lo;
-		while (first + k < n && k < OCC_MAX && (bk[first + k] & mask) == key)
-		{
-			occ[k] = (size_t) (bk[first + k] & ~mask);
-			k++;
-		}
-		/* Hunt-Szymanski: positions in decreasing order, strict LIS */
+		while (slot[h] != 0 && (slot[h] & keymask) != key)
+			h = (h + 1) & mask;
+		if (slot[h] == 0)
+			continue;
+		k = (int) ((slot[h] >> 1) & 7);
 		while (k-- > 0)
 		{
-			uint64_t	p = occ[k];
-			size_t		l = 0,
-						h = len;
+			uint64_t	p = pos[4 * h + k];
 
-			while (l < h)
-			{
-				size_t		mid = (l + h) / 2;
-
-				if (tail[mid] < p)
-					l = mid + 1;
-				else
-					h = mid;
-			}
-			tail[l] = p;
-			if (l == len)
-				len++;
+			if (len == 0 || tail[len - 1] < p)
+				tail[len++] = p;	/* extends the longest (copies, mostly) */
+			else
+				tail[lower_bound(tail, len, p)] = p;
 		}
 	}
 	return (double) len / (double) (na < nb ? na : nb);
 }
 
-
-static int
-in_set(const uint64_t *b, size_t nb, uint64_t v)
+/*
+ * The longest run: b's values in an open-addressing set of m = 2^k >= 2 nb
+ * slots (0 marks an empty slot; a value 0 of b is remembered apart).
+ */
+size_t
+tfp_match_run_scratch(size_t nb)
 {
-	size_t		lo = 0,
-				hi = nb;
-
-	while (lo < hi)
-	{
-		size_t		mid = (lo + hi) / 2;
-
-		if ((int64_t) b[mid] < (int64_t) v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < nb && b[lo] == v;
+	return table_size(nb);
 }
 
 size_t
-tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+			  uint64_t *scratch)
 {
 	size_t		best = 0,
-				cur = 0;
+				cur = 0,
+				m = table_size(nb),
+				mask = m - 1;
+	int			zero = 0;
 
+	memset(scratch, 0, m * sizeof(uint64_t));
+	for (size_t j = 0; j < nb; j++)
+	{
+		size_t		h;
+
+		if (b[j] == 0)
+		{
+			zero = 1;
+			continue;
+		}
+		h = slot_of(b[j], mask);
+		while (scratch[h] != 0 && scratch[h] != b[j])
+			h = (h + 1) & mask;
+		scratch[h] = b[j];
+	}
 	for (size_t i = 0; i < na; i++)
 	{
-		cur = in_set(b, nb, a[i]) ? cur + 1 : 0;
+		int			in;
+
+		if (a[i] == 0)
+			in = zero;
+		else
+		{
+			size_t		h = slot_of(a[i], mask);
+
+			while (scratch[h] != 0 && scratch[h] != a[i])
+				h = (h + 1) & mask;
+			in = scratch[h] != 0;
+		}
+		cur = in ? cur + 1 : 0;
 		if (cur > best)
 			best = cur;
 	}

@@ -3,7 +3,10 @@
  * copy of a, from the similarities of the two texts (pure C)
  *
  * The similarities (features) of two texts A and B, after the HTML text
- * extraction when they are pages; for two sets X, Y: J = |X & Y| / |X | Y|,
+ * extraction when they are pages and the Taiwan wording fold when they
+ * have Han characters (tfp_twfold.h: traditional script and Taiwan
+ * vocabulary read as mainland simplified vocabulary, 軟體 as 软件); for
+ * two sets X, Y: J = |X & Y| / |X | Y|,
  * C = |X & Y| / min(|X|, |Y|) (0 when a set is empty):
  *   j5, c5   J and C of the distinct shingles (Han 5-grams, word 3-shingles,
  *            folds on: shingles(text)), the exact Jaccard that minhash()
@@ -32,7 +35,8 @@
  * version) is a logistic regression on fixed transforms of these,
  * z = bias + sum w[i] * x[i], fitted by tools/fit_match.py on the train
  * split of tools/make_match_set.py's labelled pairs; the verdict is
- * z >= threshold (chosen there for precision 0.99 on that split), the
+ * z >= threshold (chosen there by cross-validation over whole books of
+ * that split for precision 0.99 on books it was not fitted on), the
  * score 1 / (1 + exp(-z)).  The sum runs in a fixed order in double
  * precision, so the verdict does not depend on the platform's exp().
  */
@@ -86,17 +90,22 @@ extern void tfp_match_inputs(const tfp_match_features *f, double *x);
 
 /*
  * The ordered overlap (ord above) of the feature sequences a[0..na) and
- * b[0..nb); scratch holds 3 * (na + nb) + 2 values.  O((na + nb) log nb).
+ * b[0..nb); scratch holds tfp_match_order_scratch(nb) values.
+ * O(nb + na log nb), expected.
  */
+extern size_t tfp_match_order_scratch(size_t nb);
 extern double tfp_match_order(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 							  uint64_t *scratch);
 
 /*
  * The longest run of consecutive features of the sequence a[0..na) that
- * are all in the sorted set b[0..nb) (a passage of a whose shingles all
- * occur in b).
+ * are all among the values b[0..nb) (a passage of a whose shingles all
+ * occur in b); scratch holds tfp_match_run_scratch(nb) values.  O(na + nb),
+ * expected.
  */
-extern size_t tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+extern size_t tfp_match_run_scratch(size_t nb);
+extern size_t tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+							uint64_t *scratch);
 
 /* z of a model */
 extern double tfp_match_z(const tfp_match_model *m, const tfp_match_features *f);

@@ -683,6 +683,7 @@ next:	;
 typedef struct py_writer
 {
 	char	   *out;			/* NULL: only count */
+	size_t		cap;			/* bytes out holds */
 	size_t		n;
 	int			state;			/* 0: between tokens, 1: in a Han run, 2: in
 								 * a word */
@@ -692,7 +693,7 @@ typedef struct py_writer
 static inline void
 put(py_writer *w, const char *s, size_t len)
 {
-	if (w->out)
+	if (w->out && len <= w->cap - w->n && w->n <= w->cap)
 		memcpy(w->out + w->n, s, len);
 	w->n += len;
 }
@@ -739,9 +740,16 @@ put_syllable(py_writer *w, const char *r, size_t len, unsigned flags)
 size_t
 tfp_pinyin_text(const char *s, size_t len, unsigned flags, char *out)
 {
+	return tfp_pinyin_text_bounded(s, len, flags, out, SIZE_MAX);
+}
+
+size_t
+tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags, char *out,
+						size_t cap)
+{
 	const uint8_t *p = (const uint8_t *) s;
 	const uint8_t *end = p + len;
-	py_writer	w = {out, 0, 0, 0};
+	py_writer	w = {out, cap, 0, 0, 0};
 	unsigned	tick = 0;
 
 	while (p < end)

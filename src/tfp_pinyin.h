@@ -42,6 +42,15 @@ extern size_t tfp_pinyin_text(const char *s, size_t len, unsigned flags,
 							  char *out);
 
 /*
+ * The same into out of cap bytes: returns the length of the whole pinyin;
+ * when that is more than cap, what out holds is not that pinyin (call
+ * again with a buffer of the length returned).  One pass instead of two
+ * when a buffer large enough is guessed.
+ */
+extern size_t tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags,
+									  char *out, size_t cap);
+
+/*
  * The initials of s[0..len): one letter 'a'..'z' per Han syllable (other text
  * skipped) written to out, which must hold len bytes (a syllable takes at
  * least 2 bytes of UTF-8).  Returns the number of letters.

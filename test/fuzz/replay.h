@@ -71,10 +71,24 @@ fragment(uint8_t *p, int fav)
 		"<noscript>", "<iframe>", "<template>", "</template>", "<button>", "<header>",
 		"\r\n", "<!-- <script>", "</script -->", "<SCRIPT>", "</SCRIPT>", "<P>"
 	};
-
+#define REPLAY_EXTRA html
+#endif
+#ifdef REPLAY_TWFOLD
+	/* the Taiwan wording fold's target: one fragment in three is a phrase of
+	 * its table (Taiwan or mainland wording, traditional or simplified) */
+	static const char *const tw[] = {
+		"軟體", "软件", "記憶體", "内存", "檔案", "文件", "網路", "网络", "預設", "默认",
+		"缺省", "預設值", "默认值", "資料夾", "程式", "程序", "哈薩克", "哈萨克斯坦", "斯坦",
+		"著名", "著", "週", "佔", "裡", "裏", "介面", "界面", "接口", "高級", "高階", "乾隆",
+		"網際網路", "計程車", "資料庫", "伺服器", "滑鼠", "列印", "\xe2\x80\x8b" /* ZWSP */
+	};
+#define REPLAY_EXTRA tw
+#endif
+#ifdef REPLAY_EXTRA
+	/* a target's own fragments (REPLAY_HTML, REPLAY_TWFOLD): one in three */
 	if (rnd(3) == 0)
 	{
-		const char *w = html[rnd(sizeof(html) / sizeof(html[0]))];
+		const char *w = REPLAY_EXTRA[rnd(sizeof(REPLAY_EXTRA) / sizeof(REPLAY_EXTRA[0]))];
 		size_t		n = strlen(w);
 
 		memcpy(p, w, n);

@@ -69,6 +69,73 @@ run_brute(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 	return best;
 }
 
+
+/*
+ * The ordered overlap as tfp_match_order computed it before its hash
+ * table: b's (key, position) values sorted, each element of a looked up by
+ * binary search (a reference for long sequences, where the brute-force LCS
+ * is too slow).
+ */
+static double
+order_sorted(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+	const uint64_t mask = ~(uint64_t) 0 << 24;
+	uint64_t   *bk = malloc(sizeof(uint64_t) * (nb + 1)),
+			   *tail = malloc(sizeof(uint64_t) * (nb + 1));
+	size_t		n,
+				len = 0;
+
+	if (na == 0 || nb == 0)
+		return 0.0;
+	for (size_t j = 0; j < nb; j++)
+		bk[j] = (b[j] & mask) | j;
+	n = tfp_sort_unique_u64(bk, nb, NULL);
+	for (size_t i = 0; i < na; i++)
+	{
+		uint64_t	key = a[i] & mask;
+		size_t		lo = 0,
+					hi = n;
+		size_t		occ[4];
+		int			k = 0;
+
+		while (lo < hi)
+		{
+			size_t		mid = (lo + hi) / 2;
+
+			if ((int64_t) (bk[mid] & mask) < (int64_t) key)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		while (lo + k < n && k < 4 && (bk[lo + k] & mask) == key)
+		{
+			occ[k] = (size_t) (bk[lo + k] & ~mask);
+			k++;
+		}
+		while (k-- > 0)
+		{
+			size_t		l = 0,
+						h = len;
+
+			while (l < h)
+			{
+				size_t		mid = (l + h) / 2;
+
+				if (tail[mid] < occ[k])
+					l = mid + 1;
+				else
+					h = mid;
+			}
+			tail[l] = occ[k];
+			if (l == len)
+				len++;
+		}
+	}
+	free(bk);
+	free(tail);
+	return (double) len / (double) (na < nb ? na : nb);
+}
+
 int
 main(void)
 {
@@ -78,7 +145,7 @@ main(void)
 				c;
 	int			bad_lcs = 0,
 				bad_run = 0;
-	uint64_t   *scratch = malloc(sizeof(uint64_t) * 1000);
+	uint64_t   *scratch = malloc(sizeof(uint64_t) * tfp_match_order_scratch(60));
 
 	tfp_match_sets(x, 4, y, 3, &j, &c);
 	check(fabs(j - 2.0 / 5.0) < 1e-15 && fabs(c - 2.0 / 3.0) < 1e-15, "Jaccard 2/5, containment 2/3");
@@ -112,8 +179,43 @@ main(void)
 			a[i % na] = rnd(4) == 0 ? b[i] : a[i % na];
 		memcpy(bs, b, sizeof(uint64_t) * nb);
 		ns = tfp_sort_unique_u64(bs, nb, NULL);
-		if (tfp_match_run(a, na, bs, ns) != run_brute(a, na, b, nb))
+		if (tfp_match_run(a, na, bs, ns, scratch) != run_brute(a, na, b, nb))
 			bad_run++;
+	}
+	{
+		/* long sequences (the hash table probes, grows and holds many keys
+		 * with more than four occurrences) against the sort-based reference */
+		int			bad = 0;
+
+		for (int t = 0; t < 60; t++)
+		{
+			size_t		na = 1 + rnd(20000),
+						nb = 1 + rnd(20000);
+			uint32_t	alpha = 2 + rnd(t % 2 ? 50 : 20000);
+			uint64_t   *a = malloc(sizeof(uint64_t) * na),
+					   *b = malloc(sizeof(uint64_t) * nb),
+					   *sc = malloc(sizeof(uint64_t) * tfp_match_order_scratch(nb));
+
+			for (size_t i = 0; i < na; i++)
+				a[i] = ((uint64_t) rnd(alpha) * UINT64_C(0x9E3779B97F4A7C15)) & ~UINT64_C(0xFFFFFF);
+			for (size_t i = 0; i < nb; i++)
+				b[i] = ((uint64_t) rnd(alpha) * UINT64_C(0x9E3779B97F4A7C15)) | rnd(1 << 24);
+			if (tfp_match_order(a, na, b, nb, sc) != order_sorted(a, na, b, nb))
+				bad++;
+			free(a);
+			free(b);
+			free(sc);
+		}
+		check(bad == 0, "ordered overlap = the sort-based computation on 60 long random sequences");
+	}
+	{
+		/* a value 0 (the empty-slot mark of the run's set) */
+		uint64_t	a0[] = {5, 0, 0, 7, 9},
+					b0[] = {0, 7},
+					b1[] = {5, 7};
+
+		check(tfp_match_run(a0, 5, b0, 2, scratch) == 3, "longest run with a value 0 in both");
+		check(tfp_match_run(a0, 5, b1, 2, scratch) == 1, "a value 0 of a is not in b");
 	}
 	check(bad_lcs == 0, "ordered overlap = brute-force LCS through the first four occurrences (3,000 random)");
 	check(bad_run == 0, "longest run = brute force (3,000 random)");

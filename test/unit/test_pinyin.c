@@ -211,6 +211,36 @@ main(void)
 		check(dna("中文", 64, 50, 4, 1, &a) == 1, "short text: one DNA");
 		free(a);
 	}
+	{
+		/* tfp_pinyin_text_bounded: the whole pinyin when cap is enough,
+		 * the right length and nothing written past cap otherwise */
+		const char *texts[] = {"重庆银行的行长 Ｆｕｌｌ-width ÉCOLE x", "中文", "", "abc",
+		"\xEF\xB7\xBA \xEF\xAC\x80 長長的路"};
+		int			ok = 1;
+
+		for (int t = 0; t < 5; t++)
+			for (unsigned flags = 0; flags < 2; flags++)
+			{
+				const char *s = texts[t];
+				size_t		n = tfp_pinyin_text(s, strlen(s), flags, NULL);
+				char	   *full = malloc(n + 1),
+						   *b = malloc(n + 64);
+
+				tfp_pinyin_text(s, strlen(s), flags, full);
+				for (size_t cap = 0; cap <= n + 8; cap++)
+				{
+					size_t		m;
+
+					memset(b, '#', n + 64);
+					m = tfp_pinyin_text_bounded(s, strlen(s), flags, b, cap);
+					if (m != n || b[cap] != '#' || (cap >= n && memcmp(b, full, n) != 0))
+						ok = 0;
+				}
+				free(full);
+				free(b);
+			}
+		check(ok, "bounded pinyin: full length always, the pinyin when it fits, nothing past cap");
+	}
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }
