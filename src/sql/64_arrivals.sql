@@ -7,7 +7,11 @@
 -- INSERT/UPDATE time.  All are plain SQL run with the caller's privileges;
 -- dynamic statements name the extension's operators and functions with
 -- their schema, so they work wherever the extension is installed and
--- whatever the caller's search_path.
+-- whatever the caller's search_path.  textfp_check_arrivals and the trigger
+-- run with search_path pg_catalog, pg_temp, so that nothing in a schema
+-- the caller searches can stand in for a built-in operator or function
+-- (test/t/115_hostile_search_path.pl); only the caller's own query is
+-- parsed with the caller's search_path.
 --
 
 CREATE FUNCTION @extschema@.textfp_create_match_table(name text)
@@ -18,7 +22,7 @@ DECLARE
 	parts text[] := pg_catalog.parse_ident(name);
 	qname text;
 BEGIN
-	IF pg_catalog.cardinality(parts) > 2 THEN
+	IF pg_catalog.cardinality(parts) OPERATOR(pg_catalog.>) 2 THEN
 		RAISE EXCEPTION 'match table name "%" has too many parts', name
 			USING ERRCODE = '42601', DETAIL = 'Give a table name, optionally with its schema.';
 	END IF;
@@ -58,12 +62,17 @@ CREATE FUNCTION @extschema@.textfp_check_arrivals(
 		min_shared int4 DEFAULT 2,
 		min_dna_similarity float8 DEFAULT 0,
 		text_column name DEFAULT NULL,
-		min_shingle_jaccard float8 DEFAULT 0.3)
+		min_shingle_jaccard float8 DEFAULT 0.3,
+		query_search_path text DEFAULT pg_catalog.current_setting('search_path'))
 	RETURNS TABLE (method text, rows_checked bigint, matches_found bigint, matches_written bigint)
 	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	-- its statements are index searches and short joins whose cost
 	-- estimates can be large: JIT compilation would only add seconds
 	SET jit = off
+	-- its own statements resolve names in pg_catalog only; the caller's
+	-- query new_rows is parsed with query_search_path (by default the
+	-- caller's search_path: a default is evaluated before the SET applies)
+	SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
 	-- the extension's schema, quoted: dynamic statements name its objects
@@ -240,9 +249,11 @@ BEGIN
 		IF pg_catalog.to_regclass('pg_temp.textfp_arrivals_batch') IS NOT NULL THEN
 			DROP TABLE pg_temp.textfp_arrivals_batch;
 		END IF;
+		PERFORM pg_catalog.set_config('search_path', query_search_path, true);
 		EXECUTE pg_catalog.format('CREATE TEMP TABLE textfp_arrivals_batch ON COMMIT DROP AS
 								   SELECT b.%1$I AS id, %2$s FROM (%3$s) AS b WHERE b.%1$I IS NOT NULL',
 								  id_column, sql, new_rows);
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 		-- which new rows are rows of the corpus (rather than staged)
 		ALTER TABLE pg_temp.textfp_arrivals_batch ADD COLUMN in_corpus boolean NOT NULL DEFAULT false;
 		EXECUTE pg_catalog.format('UPDATE pg_temp.textfp_arrivals_batch SET in_corpus = true
@@ -432,12 +443,13 @@ BEGIN
 	END IF;
 END
 $fn$;
-COMMENT ON FUNCTION @extschema@.textfp_check_arrivals(text, regclass, regclass, text[], name, name, int4, text, name, float8, name, int4, float8, name, float8)
+COMMENT ON FUNCTION @extschema@.textfp_check_arrivals(text, regclass, regclass, text[], name, name, int4, text, name, float8, name, int4, float8, name, float8, text)
 	IS 'check new rows (a query; NULL: the whole corpus) against an indexed corpus and record their matches in a match table, once per pair and method';
 
 CREATE FUNCTION @extschema@.textfp_duplicate_of()
 	RETURNS trigger
 	LANGUAGE plpgsql
+	SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
 	fp_column name;

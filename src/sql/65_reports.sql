@@ -21,6 +21,7 @@ COMMENT ON FUNCTION @extschema@.textfp_html_escape(text)
 CREATE FUNCTION @extschema@.textfp_match_clusters(matches regclass, method text DEFAULT NULL)
 	RETURNS TABLE (id bigint, cluster_id bigint, cluster_size bigint, representative bigint)
 	LANGUAGE plpgsql STABLE PARALLEL UNSAFE ROWS 1000
+	SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
 	IF matches IS NULL THEN
@@ -51,6 +52,7 @@ CREATE FUNCTION @extschema@.textfp_most_copied(matches regclass, n int4 DEFAULT 
 	RETURNS TABLE (matched_id bigint, copies bigint, best_similarity float8, least_distance int4,
 				   first_copied timestamptz, last_copied timestamptz)
 	LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
 	IF matches IS NULL THEN
@@ -72,6 +74,7 @@ CREATE FUNCTION @extschema@.textfp_duplicates_by_day(matches regclass, method te
 		corpus regclass DEFAULT NULL, date_column name DEFAULT NULL, id_column name DEFAULT 'id')
 	RETURNS TABLE (day date, copies bigint, pairs bigint, originals bigint)
 	LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
 	IF matches IS NULL THEN
@@ -103,6 +106,7 @@ CREATE FUNCTION @extschema@.textfp_duplicates_by_source(matches regclass, corpus
 	RETURNS TABLE (source text, documents bigint, copies bigint, copies_from_other_sources bigint,
 				   originals bigint, originals_copied_by_other_sources bigint)
 	LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
 	IF matches IS NULL OR corpus IS NULL OR source_column IS NULL OR id_column IS NULL THEN
@@ -148,6 +152,7 @@ CREATE FUNCTION @extschema@.textfp_report(
 		fp_column name DEFAULT NULL)
 	RETURNS text
 	LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
 	ext text := (SELECT e.extnamespace::regnamespace::text FROM pg_catalog.pg_extension e

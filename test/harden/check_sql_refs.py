@@ -95,15 +95,31 @@ def body_text(tok):
     return None
 
 
+# PL/pgSQL statements whose "name = value" is syntax, not an operator:
+# RAISE ... USING ERRCODE = ..., GET [STACKED] DIAGNOSTICS v = ROW_COUNT
+RAISE_OPTIONS = set("errcode message detail hint column constraint datatype table schema".split())
+
+
 def check_body(where, body, problems, line):
     """every call and operator in code resolved later must be qualified"""
     toks = tokens(body)
+    stmt = 0            # index of the first token of the current statement
+    using = False       # a RAISE statement's USING seen
     for i, t in enumerate(toks):
         prev = toks[i - 1] if i else ('', '', 0)
         nxt = toks[i + 1] if i + 1 < len(toks) else ('', '', 0)
+        if t[1] == ';' or lower(t) in ('then', 'loop', 'else', 'begin'):
+            stmt, using = i + 1, False
+            continue
+        head = lower(toks[stmt]) if stmt < len(toks) else ''
+        if head == 'raise' and lower(t) == 'using':
+            using = True
         if t[0] == 'ident' and nxt[1] == '(':
             w = t[1].lower()
             if prev[1] == '.' or prev[0] == 'cast' or w in SYNTAX:
+                continue
+            # a table alias with column names: "unnest(a) AS u(x)", "f(a) u(x)"
+            if lower(prev) == 'as' or prev[1] == ')':
                 continue
             if prev[0] == 'ident' and prev[1].lower() in TYPEMOD | {'double', 'precision'}:
                 continue
@@ -111,6 +127,13 @@ def check_body(where, body, problems, line):
                 continue
             problems.append("%s: %s: unqualified call %s(...) in %s" % (where, line, t[1], 'body'))
         elif t[0] == 'op':
+            # count(*), and "name = value" as statement syntax
+            if t[1] == '*' and prev[1] == '(' and nxt[1] == ')':
+                continue
+            if t[1] == '=' and prev[0] == 'ident' and (
+                    (using and lower(prev) in RAISE_OPTIONS) or
+                    (head == 'get' and 'diagnostics' in [lower(x) for x in toks[stmt:i]])):
+                continue
             if prev[1] == '(' and toks[i - 2][1].lower() == 'operator' if i >= 2 else False:
                 continue
             if i >= 3 and toks[i - 1][1] == '.' and toks[i - 3][1] == '(' and \

@@ -221,6 +221,15 @@ $node->safe_psql('postgres', qq{
 	CREATE TABLE bigtext (t text, z text);
 	ALTER TABLE bigtext ALTER t SET STORAGE EXTERNAL, ALTER z SET STORAGE EXTERNAL;
 	INSERT INTO bigtext VALUES (repeat('$p', $big), repeat('$zh', $bigz));});
+$node->safe_psql('postgres', qq{
+	SELECT textfp_create_match_table('lim_matches');
+	CREATE TABLE lim_trig (id bigint, $fpcol simhash64, duplicate_of bigint);
+	INSERT INTO lim_trig SELECT id, $fpcol FROM ident;
+	CREATE INDEX ON lim_trig USING gin ($fpcol);
+	CREATE TRIGGER lim_dup BEFORE INSERT ON lim_trig FOR EACH ROW EXECUTE FUNCTION textfp_duplicate_of('$fpcol', '0');
+	CREATE VIEW lim_bigm AS SELECT g AS new_id, g / 2 AS matched_id, 'simhash'::text AS method, 0 AS distance,
+		1.0::float8 AS similarity, now() - g * interval '1 s' AS matched_at FROM generate_series(1::bigint, 100000000) g;
+	CREATE VIEW lim_bigc AS SELECT g AS id, 'site' || g % 10 AS source FROM generate_series(1::bigint, 100000000) g;});
 push @cancel,
 	[ 'simhash_pairs, table form', "SELECT count(*) FROM simhash_pairs('ident', 'id', '$fpcol', 0)" ],
 	[ 'simhash_pairs, query form', "SELECT count(*) FROM simhash_pairs('SELECT id, $fpcol FROM ident', 3)" ],
@@ -231,6 +240,17 @@ push @cancel,
 	[ 'simhash_reference aggregate, options', "SELECT simhash_reference(t, 2, 1, true, true, true) FROM bigtext, generate_series(1, 1000)" ],
 	[ 'GIN scan start of a %& query of 1M DNAs', "SET enable_seqscan = off; SELECT count(*) FROM dnas WHERE dna %& (SELECT q FROM dq WHERE n = 1000000)" ],
 	[ 'minhash_similar (%) in a loop', "SELECT count(*) FROM generate_series(1, 100000) g, LATERAL (SELECT 1 FROM big_k a, big_k b WHERE a.sig % b.sig AND g > 0 LIMIT 1000000) x" ],
+	# the dedup system over the identical rows: the new arrivals' index
+	# searches (N^2 matches), the trigger (each insert probes N rows), and
+	# the reports over a match table of 100M records (a view)
+	[ 'textfp_check_arrivals', "SELECT * FROM textfp_check_arrivals('SELECT id, $fpcol FROM ident', 'ident', 'lim_matches', simhash_column => '$fpcol', radius => 0, simhash_search => 'index')" ],
+	[ 'textfp_duplicate_of (trigger)', "INSERT INTO lim_trig SELECT id + $ident_rows, $fpcol FROM ident" ],
+	[ 'textfp_match_clusters', "SELECT count(*) FROM textfp_match_clusters('lim_bigm')" ],
+	[ 'textfp_cluster_sizes', "SELECT count(*) FROM textfp_cluster_sizes('lim_bigm')" ],
+	[ 'textfp_most_copied', "SELECT count(*) FROM textfp_most_copied('lim_bigm')" ],
+	[ 'textfp_duplicates_by_day', "SELECT count(*) FROM textfp_duplicates_by_day('lim_bigm')" ],
+	[ 'textfp_duplicates_by_source', "SELECT count(*) FROM textfp_duplicates_by_source('lim_bigm', 'lim_bigc', 'source')" ],
+	[ 'textfp_report', "SELECT length(textfp_report('lim_bigc', 'lim_bigm', title_column => NULL, body_column => NULL))" ],
 	map { [ "128 MB text: $_->[0]", "SELECT $_->[1] FROM bigtext" ] } (
 		[ 'simhash', 'simhash(t)' ], [ 'minhash k=4096', 'minhash(t, 4096)' ], [ 'shingles', 'shingles(t)' ],
 		[ 'shingle_jaccard', 'shingle_jaccard(t, t)' ], [ 'pinyin', 'md5(pinyin(z))' ],
@@ -247,7 +267,11 @@ for my $c (@cancel)
 # every function that is not IMMUTABLE (the batch functions read tables or
 # run queries) has a case above
 my %covered = map { $_ => 1 } qw(simhash_pairs simhash_clusters textfp_clusters minhash_similar
-	simhash_ball_restrict simhash_ball_joinsel);
+	simhash_ball_restrict simhash_ball_joinsel textfp_check_arrivals textfp_duplicate_of
+	textfp_match_clusters textfp_cluster_sizes textfp_most_copied textfp_duplicates_by_day
+	textfp_duplicates_by_source textfp_report);
+# constant work, nothing to cancel: one CREATE TABLE and one CREATE INDEX
+$covered{textfp_create_match_table} = 1;
 my @missing = grep { !$covered{$_} } split /\n/, $node->safe_psql('postgres', q{
 	SELECT DISTINCT p.proname FROM pg_proc p
 	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
