@@ -256,6 +256,16 @@ SET search_path = arrivals_t;
 SELECT method, rows_checked, matches_found FROM public.textfp_check_arrivals('TABLE dom', 'dom', 'matches',
     '{simhash,shingle_jaccard}', radius => 6, text_column => 'body');
 SET search_path = arrivals_t, public;
+-- the function's own statements run with search_path pg_catalog, pg_temp;
+-- the query new_rows is parsed with query_search_path, by default the
+-- caller's (every call above names the tables of arrivals_t unqualified),
+-- and the caller's search_path is the same afterwards, after an error too
+SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE dom', 'dom', 'matches',
+    '{simhash}', radius => 6, query_search_path => 'pg_catalog')$$);
+SHOW search_path;
+SELECT method, rows_checked FROM textfp_check_arrivals('TABLE dom', 'dom', 'matches',
+    '{simhash}', radius => 6, query_search_path => 'arrivals_t');
+SHOW search_path;
 
 -- privileges: SELECT on the corpus and the new rows, INSERT and UPDATE on
 -- the match table

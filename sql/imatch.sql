@@ -107,7 +107,7 @@ JOIN per_lexicon p USING (i, id);
 -- a large lexicon stored out of line (TOAST) and read by slices, and the
 -- same lexicon in memory, give the same fingerprints
 CREATE TABLE big (lex imatch_lexicon);
-INSERT INTO big SELECT imatch_build_lexicon(array_agg(term) || ARRAY(SELECT hashint8(g) FROM generate_series(1, 50000) g)) FROM df;
+INSERT INTO big SELECT imatch_build_lexicon(array_agg(term) || ARRAY(SELECT hashint8(g)::int8 FROM generate_series(1, 50000) g)) FROM df;
 SELECT pg_column_size(lex) > 400000 AS large, imatch_lexicon_size(lex) FROM big;
 SELECT count(*) AS texts,
        count(*) FILTER (WHERE imatch(g.body, (SELECT lex FROM big)) IS NOT DISTINCT FROM imatch(g.body, (SELECT lex::text::imatch_lexicon FROM big))) AS equal,
@@ -115,7 +115,7 @@ SELECT count(*) AS texts,
 FROM golden g;
 -- two lexicons stored out of line, alternating row by row in one statement
 CREATE TABLE big2 AS
-SELECT i, imatch_build_lexicon(array_agg(term) || ARRAY(SELECT hashint8(g) FROM generate_series(1, 50000) g)) AS lex
+SELECT i, imatch_build_lexicon(array_agg(term) || ARRAY(SELECT hashint8(g)::int8 FROM generate_series(1, 50000) g)) AS lex
 FROM df, generate_series(1, 2) i WHERE df BETWEEN i AND i + 2 GROUP BY i;
 SELECT count(*) AS rows,
        count(*) FILTER (WHERE x.im IS NOT DISTINCT FROM CASE x.i WHEN 1 THEN imatch(x.body, (SELECT lex FROM big2 WHERE i = 1))

@@ -212,12 +212,12 @@ sub work
 	my $op = sub { $q ? "OPERATOR(ext.$_[0])" : $_[0] };
 	my $tab = $q ? 'ws_q' : 'ws_n';
 	return qq{
-	CREATE TABLE $tab (id int PRIMARY KEY, body text,
+	CREATE TABLE $tab (id int PRIMARY KEY, source text, body text,
 		fp  ext.simhash64 GENERATED ALWAYS AS (${e}simhash(body)) STORED,
 		sig ext.minhash GENERATED ALWAYS AS (${e}minhash(body, 64)) STORED,
 		dna int8[] GENERATED ALWAYS AS (${e}pinyin_dna(body)) STORED);
-	INSERT INTO $tab (id, body) SELECT id, body FROM public.corpus;
-	INSERT INTO $tab (id, body) SELECT 100000 + id, replace(body, '的', '地') || ' 转载'
+	INSERT INTO $tab (id, source, body) SELECT id, source, body FROM public.corpus;
+	INSERT INTO $tab (id, source, body) SELECT 100000 + id, 'copies', replace(body, '的', '地') || ' 转载'
 		FROM public.corpus WHERE id % 5 = 0;
 	CREATE INDEX ON $tab USING gin (fp ext.simhash64_gin_ops);
 	CREATE INDEX ON $tab USING gist (fp ext.simhash64_gist_ops);
@@ -262,6 +262,19 @@ sub work
 	SELECT count(*) FROM ${e}simhash_clusters('$tab', 'id', 'fp', 3);
 	SELECT count(*) FROM ${e}textfp_clusters('SELECT a.id, b.id FROM $tab a JOIN $tab b
 		ON a.sig @{[ $op->('%') ]} b.sig AND a.id < b.id');
+	SELECT ${e}textfp_create_match_table('m_$tab');
+	SELECT * FROM ${e}textfp_check_arrivals('SELECT id, fp, sig, dna, body FROM $tab WHERE id > 100000', '$tab', 'm_$tab',
+		ARRAY['simhash', 'minhash', 'pinyin_dna', 'shingle_jaccard', 'textfp_match'], text_column => 'body');
+	SELECT count(*) FROM ${e}textfp_match_clusters('m_$tab');
+	SELECT count(*) FROM ${e}textfp_cluster_sizes('m_$tab');
+	SELECT count(*) FROM ${e}textfp_most_copied('m_$tab');
+	SELECT count(*) FROM ${e}textfp_duplicates_by_day('m_$tab');
+	SELECT count(*) FROM ${e}textfp_duplicates_by_source('m_$tab', '$tab', 'source');
+	SELECT length(${e}textfp_report('$tab', 'm_$tab', title_column => NULL, source_column => 'source'));
+	CREATE TABLE t_$tab (id int, fp ext.simhash64, duplicate_of int);
+	CREATE TRIGGER t_${tab}_dup BEFORE INSERT ON t_$tab FOR EACH ROW EXECUTE FUNCTION ${e}textfp_duplicate_of('fp', '3');
+	INSERT INTO t_$tab SELECT id, fp FROM $tab WHERE id < 200 OR id > 100000;
+	SELECT count(duplicate_of) FROM t_$tab;
 	COPY (SELECT fp, sig FROM $tab WHERE id < 20) TO STDOUT;
 	COPY (SELECT fp, sig FROM $tab WHERE id < 20) TO STDOUT (FORMAT binary);
 	UPDATE $tab SET body = body || ' x' WHERE id < 30;
