@@ -31,7 +31,11 @@
  * list of a few bytes per row.  Equal bands still have equal keys, which is
  * all the exactness bound needs (see minhash_gin_extract_query); unequal
  * bands share a key more often, which only adds candidates that the recheck
- * removes.
+ * removes.  Measured at 1M signatures (test/bench/minhash.sh, README
+ * "MinHash LSH search"): 332 MB instead of 1,729 MB, built in 94 s instead
+ * of 205 s, for ~1,700 more candidates per query (p50 5.9 ms instead of
+ * 1.2 ms); 20 is the widest width that keeps the index under the heap and
+ * the build under 2 minutes (22 bits: 379 MB, 122 s, p50 2.0 ms).
  */
 #include "postgres.h"
 

@@ -2,9 +2,9 @@
 -- MinHash LSH: the default GIN operator class for minhash since 1.1.  It
 -- has the support functions of the class of 1.0 (40_minhash.sql) and only
 -- another options function, whose default key width (key_bits) is 20
--- instead of 32: an index a third of the size of 1.0's, built several times
--- faster, with the same answers (src/minhash_gin.c, README "MinHash LSH
--- search").
+-- instead of 32: at 1M signatures an index of 0.60x the table instead of
+-- 3.1x, built in 94 s instead of 205 s, with the same answers
+-- (src/minhash_gin.c, README "MinHash LSH search").
 --
 
 CREATE FUNCTION @extschema@.minhash_lsh_options(internal)
