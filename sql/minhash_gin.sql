@@ -113,9 +113,9 @@ CREATE INDEX mhg_sig_m64_v10 ON mhg_sig USING gin (m64 minhash_lsh_1_0_ops);
 CREATE INDEX mhg_sig_m64_k32 ON mhg_sig USING gin (m64 minhash_lsh_ops (key_bits = 32));
 CREATE INDEX mhg_sig_m64_k12 ON mhg_sig USING gin (m64 minhash_lsh_ops (key_bits = 12));
 CREATE EXTENSION pageinspect;
-SELECT (SELECT string_agg(md5(substr(get_raw_page('mhg_sig_m64_v10', b), 11)), '' ORDER BY b)
+SELECT (SELECT string_agg(md5(substr(get_raw_page('mhg_sig_m64_v10', b::int), 11)), '' ORDER BY b)
         FROM generate_series(0, pg_relation_size('mhg_sig_m64_v10') / 8192 - 1) b)
-     = (SELECT string_agg(md5(substr(get_raw_page('mhg_sig_m64_k32', b), 11)), '' ORDER BY b)
+     = (SELECT string_agg(md5(substr(get_raw_page('mhg_sig_m64_k32', b::int), 11)), '' ORDER BY b)
         FROM generate_series(0, pg_relation_size('mhg_sig_m64_k32') / 8192 - 1) b) AS same_bytes,
        pg_relation_size('mhg_sig_m64_k12') < pg_relation_size('mhg_sig_m64_k32') AS k12_smaller;
 DROP INDEX mhg_sig_m64_k32, mhg_sig_m64_k12;
