@@ -1,4 +1,6 @@
--- minhash_lsh_ops: the LSH-banded GIN index for %, against sequential scans.
+-- minhash_lsh_ops (the default class, 20-bit keys) and minhash_lsh_1_0_ops
+-- (the class of 1.0, 32-bit keys): the LSH-banded GIN index for %, against
+-- sequential scans.
 -- Documents: 150 base texts of 60 words over a 3000-word vocabulary, each
 -- with 5 variants replacing 3%..60% of its words, so pairs cover the whole
 -- similarity range; plus texts without features.
@@ -80,6 +82,52 @@ CREATE INDEX mhg_sig_m128 ON mhg_sig USING gin (m128 minhash_lsh_ops (bands = 16
 SELECT * FROM compare_scans('m128', ARRAY[0.8828125, 0.95, 1.0], 150);
 SELECT cases, idx_extra, seq_rows >= idx_rows AS subset FROM compare_scans('m128', ARRAY[0.4, 0.7], 150);
 
+-- key_bits: narrow keys make unequal bands share keys (8 bits: 256 keys for
+-- 903 rows of 21 bands), which only adds candidates: still exact above the
+-- bound, for every row as the query, and never a wrong row below it
+CREATE INDEX mhg_sig_m64_k8 ON mhg_sig USING gin (m64 minhash_lsh_ops (key_bits = 8));
+SELECT pg_get_indexdef('mhg_sig_m64_k8'::regclass);
+DROP INDEX mhg_sig_m64_default;
+SELECT * FROM compare_scans('m64', ARRAY[0.6875, 0.8, 1.0], 903);
+SELECT cases, idx_extra, seq_rows >= idx_rows AS subset, idx_rows > 0.9 * seq_rows AS most
+FROM compare_scans('m64', ARRAY[0.3, 0.5], 903);
+-- one band per value with 8-bit keys: exact at every threshold
+CREATE INDEX mhg_sig_m64_r1k8 ON mhg_sig USING gin (m64 minhash_lsh_ops (rows = 1, key_bits = 8));
+DROP INDEX mhg_sig_m64_k8;
+SELECT * FROM compare_scans('m64', ARRAY[0.05, 0.5, 0.9], 300);
+DROP INDEX mhg_sig_m64_r1k8;
+-- 12 and 16 bits with wide bands (k = 128, 16 bands of 8)
+CREATE INDEX mhg_sig_m128_k12 ON mhg_sig USING gin (m128 minhash_lsh_ops (bands = 16, rows = 8, key_bits = 12));
+DROP INDEX mhg_sig_m128;
+SELECT * FROM compare_scans('m128', ARRAY[0.8828125, 0.95], 903);
+DROP INDEX mhg_sig_m128_k12;
+CREATE INDEX mhg_sig_m128_k16 ON mhg_sig USING gin (m128 minhash_lsh_ops (key_bits = 16));
+SELECT * FROM compare_scans('m128', ARRAY[0.6796875, 0.75], 903);
+DROP INDEX mhg_sig_m128_k16;
+CREATE INDEX mhg_sig_m128 ON mhg_sig USING gin (m128 minhash_lsh_ops (bands = 16, rows = 8));
+
+-- the class of 1.0 keeps 32-bit keys unless told otherwise: its index is
+-- byte for byte that of minhash_lsh_ops (key_bits = 32) but for the pages'
+-- LSN and checksum (their first 10 bytes), and answers alike
+CREATE INDEX mhg_sig_m64_v10 ON mhg_sig USING gin (m64 minhash_lsh_1_0_ops);
+CREATE INDEX mhg_sig_m64_k32 ON mhg_sig USING gin (m64 minhash_lsh_ops (key_bits = 32));
+CREATE INDEX mhg_sig_m64_k12 ON mhg_sig USING gin (m64 minhash_lsh_ops (key_bits = 12));
+CREATE EXTENSION pageinspect;
+SELECT (SELECT string_agg(md5(substr(get_raw_page('mhg_sig_m64_v10', b::int), 11)), '' ORDER BY b)
+        FROM generate_series(0, pg_relation_size('mhg_sig_m64_v10') / 8192 - 1) b)
+     = (SELECT string_agg(md5(substr(get_raw_page('mhg_sig_m64_k32', b::int), 11)), '' ORDER BY b)
+        FROM generate_series(0, pg_relation_size('mhg_sig_m64_k32') / 8192 - 1) b) AS same_bytes,
+       pg_relation_size('mhg_sig_m64_k12') < pg_relation_size('mhg_sig_m64_k32') AS k12_smaller;
+DROP INDEX mhg_sig_m64_k32, mhg_sig_m64_k12;
+SELECT pg_get_indexdef('mhg_sig_m64_v10'::regclass);
+SELECT * FROM compare_scans('m64', ARRAY[0.6875, 0.9], 903);
+DROP INDEX mhg_sig_m64_v10;
+-- the default class for minhash is minhash_lsh_ops
+SELECT c.opcname, c.opcdefault FROM pg_opclass c JOIN pg_am a ON a.oid = c.opcmethod
+WHERE a.amname = 'gin' AND c.opcintype = 'minhash'::regtype ORDER BY 1;
+CREATE INDEX mhg_sig_m64_default ON mhg_sig USING gin (m64);
+SELECT pg_get_indexdef('mhg_sig_m64_default'::regclass);
+
 -- the similarity is returned per row; the exact Jaccard can recheck it
 SET textfp.minhash_threshold = 0.5;
 SELECT s.id, round(minhash_jaccard(s.m128, q.m128)::numeric, 3) AS est,
@@ -99,7 +147,17 @@ RESET textfp.minhash_threshold;
 CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (rows = 0));
 CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (bands = 20, rows = 4));
 CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (rows = 65));
+CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (key_bits = 7));
+CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (key_bits = 33));
+CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_1_0_ops (key_bits = 0));
+CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (key_bits = 'wide'));
+CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (key_width = 20));
+\set VERBOSITY sqlstate
+CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (key_bits = 64));
+CREATE INDEX ON mhg_sig USING gin (m64 minhash_lsh_ops (bands = 20, rows = 4));
+\set VERBOSITY default
 SET textfp.minhash_threshold = 1.5;
 
 DROP FUNCTION compare_scans(text, float8[], int);
 DROP TABLE mhg_sig, mhg_doc;
+DROP EXTENSION pageinspect;

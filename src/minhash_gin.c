@@ -1,20 +1,41 @@
 /*
- * minhash_gin.c -- minhash_lsh_ops: a GIN operator class indexing the LSH
- * bands of minhash signatures, for "a % b" (estimated Jaccard >= the
- * threshold textfp.minhash_threshold)
+ * minhash_gin.c -- the GIN operator classes indexing the LSH bands of
+ * minhash signatures, for "a % b" (estimated Jaccard >= the threshold
+ * textfp.minhash_threshold): minhash_lsh_ops, the default since 1.1, and
+ * minhash_lsh_1_0_ops, the class of 1.0 (named minhash_lsh_ops there), kept
+ * for the indexes 1.0 built.
  *
  * A signature of k values is cut into `bands` bands of `rows` consecutive
  * values (opclass options; bands = 0, the default, means floor(k / rows)),
- * and every band becomes one int4 key: a hash of the band number, the
- * signature's parameters (version, k, ngram, shingle, fold) and the band's
- * values.  A query retrieves the rows sharing at least `need` keys with it,
- * and every candidate is rechecked with the % operator itself.
+ * and every band becomes one int4 key: the top `key_bits` bits of a 64-bit
+ * hash of the band number, the signature's parameters (version, k, ngram,
+ * shingle, fold) and the band's values.  A query retrieves the rows sharing
+ * at least `need` keys with it, and every candidate is rechecked with the %
+ * operator itself.
  *
  * For two signatures with Jaccard similarity s, a band is equal with
  * probability about s^rows, so a row becomes a candidate (need = 1) with
  * probability 1 - (1 - s^rows)^bands, the classic LSH curve.  With the
  * defaults (rows = 3, bands = 42 for k = 128) the curve is 0.996 at s = 0.5,
- * the default threshold, and 4e-4 at s = 0.02.
+ * the default threshold, and 4e-4 at s = 0.02.  Wider bands need more of
+ * them for the same recall at 0.5 (rows = 4: 87 bands, more than k = 128
+ * holds), narrower ones let unrelated texts through (rows = 2: 4e-4 per
+ * band at s = 0.02), so the layout stays and the key width is what changes
+ * between the classes.
+ *
+ * The classes differ only in the default of key_bits.  1.0 kept 32 bits:
+ * with 42 bands nearly every key of a million rows is unique, GIN stores
+ * one entry tuple of ~40 bytes per band and row (1.7 GB for a heap of
+ * 558 MB) and its build accumulator holds 42M keys.  minhash_lsh_ops keeps
+ * DEFAULT_KEY_BITS: 2^20 keys, each with ~40 rows in a compressed posting
+ * list of a few bytes per row.  Equal bands still have equal keys, which is
+ * all the exactness bound needs (see minhash_gin_extract_query); unequal
+ * bands share a key more often, which only adds candidates that the recheck
+ * removes.  Measured at 1M signatures (test/bench/minhash.sh, README
+ * "MinHash LSH search"): 332 MB instead of 1,729 MB, built in 94 s instead
+ * of 205 s, for ~1,700 more candidates per query (p50 5.9 ms instead of
+ * 1.2 ms); 20 is the widest width that keeps the index under the heap and
+ * the build under 2 minutes (22 bits: 379 MB, 122 s, p50 2.0 ms).
  */
 #include "postgres.h"
 
@@ -31,16 +52,22 @@ typedef struct MinHashLshOptions
 	int32		vl_len_;
 	int			bands;			/* 0: k / rows */
 	int			rows;
+	int			key_bits;		/* bits of the band hash kept in a key */
 } MinHashLshOptions;
 
-#define DEFAULT_ROWS	3
+#define DEFAULT_ROWS		3
+#define DEFAULT_KEY_BITS	20	/* minhash_lsh_ops; test/bench/minhash.sh */
+#define KEY_BITS_1_0		32	/* minhash_lsh_1_0_ops: the keys of 1.0 */
+#define MIN_KEY_BITS		8
 
-PG_FUNCTION_INFO_V1(minhash_gin_options);
-Datum
-minhash_gin_options(PG_FUNCTION_ARGS)
+/*
+ * The options of both classes, with the class's default key width.  The
+ * options of an index are stored as text and parsed again by this function,
+ * so an index of 1.0 (no key_bits) gets KEY_BITS_1_0, the keys it holds.
+ */
+static void
+lsh_options(local_relopts *relopts, int default_key_bits)
 {
-	local_relopts *relopts = (local_relopts *) PG_GETARG_POINTER(0);
-
 	init_local_reloptions(relopts, sizeof(MinHashLshOptions));
 	add_local_int_reloption(relopts, "bands",
 							"number of LSH bands (0: k / rows)",
@@ -50,22 +77,50 @@ minhash_gin_options(PG_FUNCTION_ARGS)
 							"number of signature values per LSH band",
 							DEFAULT_ROWS, 1, TFP_MINHASH_MAX_K,
 							offsetof(MinHashLshOptions, rows));
+	add_local_int_reloption(relopts, "key_bits",
+							"bits of each band's hash kept in its index key",
+							default_key_bits, MIN_KEY_BITS, 32,
+							offsetof(MinHashLshOptions, key_bits));
+}
+
+/* minhash_lsh_1_0_ops (minhash_lsh_ops in 1.0): 32-bit keys by default */
+PG_FUNCTION_INFO_V1(minhash_gin_options);
+Datum
+minhash_gin_options(PG_FUNCTION_ARGS)
+{
+	lsh_options((local_relopts *) PG_GETARG_POINTER(0), KEY_BITS_1_0);
 	PG_RETURN_VOID();
 }
 
-/* The band layout for signature m under the index options; checked. */
+/* minhash_lsh_ops since 1.1: DEFAULT_KEY_BITS-bit keys by default */
+PG_FUNCTION_INFO_V1(minhash_lsh_options);
+Datum
+minhash_lsh_options(PG_FUNCTION_ARGS)
+{
+	lsh_options((local_relopts *) PG_GETARG_POINTER(0), DEFAULT_KEY_BITS);
+	PG_RETURN_VOID();
+}
+
+/*
+ * The band layout and key width for signature m under the index options;
+ * checked.  Without options (never the case with an options function, kept
+ * for safety) the layout is that of 1.0.
+ */
 static void
-band_layout(FunctionCallInfo fcinfo, const MinHash *m, int *bands, int *rows)
+band_layout(FunctionCallInfo fcinfo, const MinHash *m, int *bands, int *rows,
+			int *key_bits)
 {
 	int			b = 0,
 				r = DEFAULT_ROWS;
 
+	*key_bits = KEY_BITS_1_0;
 	if (PG_HAS_OPCLASS_OPTIONS())
 	{
 		MinHashLshOptions *opts = (MinHashLshOptions *) PG_GET_OPCLASS_OPTIONS();
 
 		b = opts->bands;
 		r = opts->rows;
+		*key_bits = opts->key_bits;
 	}
 	if (b == 0)
 		b = m->k / r;
@@ -80,9 +135,12 @@ band_layout(FunctionCallInfo fcinfo, const MinHash *m, int *bands, int *rows)
 	*rows = r;
 }
 
-/* The int4 keys of the bands of a non-empty signature. */
+/*
+ * The int4 keys of the bands of a non-empty signature: the top key_bits bits
+ * of each band's 64-bit hash (with 32, the keys of 1.0).
+ */
 static Datum *
-band_keys(const MinHash *m, int bands, int rows)
+band_keys(const MinHash *m, int bands, int rows, int key_bits)
 {
 	Datum	   *keys = palloc(sizeof(Datum) * bands);
 	uint64		params = (uint64) m->version | ((uint64) m->ngram << 8) |
@@ -99,7 +157,7 @@ band_keys(const MinHash *m, int bands, int rows)
 
 		for (i = 0; i < rows; i++)
 			h = tfp_fmix64(h ^ v[i]) + (uint64) i;
-		keys[j] = Int32GetDatum((int32) (h >> 32));
+		keys[j] = Int32GetDatum((int32) (uint32) (h >> (64 - key_bits)));
 	}
 	return keys;
 }
@@ -111,9 +169,10 @@ minhash_gin_extract_value(PG_FUNCTION_ARGS)
 	MinHash    *m = PG_GETARG_MINHASH_P(0);
 	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
 	int			bands,
-				rows;
+				rows,
+				key_bits;
 
-	band_layout(fcinfo, m, &bands, &rows);
+	band_layout(fcinfo, m, &bands, &rows, &key_bits);
 	if (MinHashIsEmpty(m))
 	{
 		/* an empty text is similar to nothing: no keys */
@@ -121,7 +180,7 @@ minhash_gin_extract_value(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(NULL);
 	}
 	*nentries = bands;
-	PG_RETURN_POINTER(band_keys(m, bands, rows));
+	PG_RETURN_POINTER(band_keys(m, bands, rows, key_bits));
 }
 
 /*
@@ -136,7 +195,10 @@ minhash_gin_extract_value(PG_FUNCTION_ARGS)
  * which a % q holds: at most k - m of its positions differ from the
  * query's.  A band differs only if one of its positions differs, and bands
  * are disjoint, so at most k - m bands differ and at least b - (k - m) bands
- * are equal, and an equal band has an equal key.  So requiring
+ * are equal, and an equal band has an equal key: the key is a function of
+ * the band, whatever its width (key_bits).  Narrower keys only make
+ * unequal bands share keys more often, which adds candidates, never loses
+ * one, and the operator rechecks them.  So requiring
  * need = b - (k - m) shared keys loses no row that satisfies the operator:
  * when b - (k - m) >= 1, i.e. t >= (k - b + 1) / k, the index returns
  * exactly what a sequential scan returns.  Below that bound we require one
@@ -156,6 +218,7 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 	int32	   *searchMode = (int32 *) PG_GETARG_POINTER(6);
 	int			bands,
 				rows,
+				key_bits,
 				m,
 				need,
 				j;
@@ -164,7 +227,7 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 	if (strategy != 1)
 		elog(ERROR, "unrecognized strategy number: %d", strategy);
 	*searchMode = GIN_SEARCH_MODE_DEFAULT;
-	band_layout(fcinfo, q, &bands, &rows);
+	band_layout(fcinfo, q, &bands, &rows, &key_bits);
 	m = minhash_min_matches(textfp_minhash_threshold, q->k);
 	if (MinHashIsEmpty(q) || m > q->k)
 	{
@@ -178,14 +241,16 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 	for (j = 0; j < bands; j++)
 		(*extra_data)[j] = (Pointer) needp;
 	*nentries = bands;
-	PG_RETURN_POINTER(band_keys(q, bands, rows));
+	PG_RETURN_POINTER(band_keys(q, bands, rows, key_bits));
 }
 
 /*
  * consistent: true (with recheck) iff at least `need` query keys are present
  * in the row; see extractQuery for why no satisfying row is lost.  Counting
- * present keys can only over-count equal bands (two bands of the query with
- * the same 32-bit key), which is harmless: the operator rechecks.
+ * present keys can only over-count equal bands: two bands of the query with
+ * the same key (frequent with narrow keys; GIN keeps both entries, since
+ * each carries extra_data) both count when the row has that key.  That only
+ * adds candidates, which the operator rechecks.
  */
 PG_FUNCTION_INFO_V1(minhash_gin_consistent);
 Datum

@@ -61,3 +61,15 @@ ALTER OPERATOR FAMILY @extschema@.simhash_gin_ops USING gin RENAME TO simhash64_
 ALTER OPERATOR CLASS @extschema@.simhash_gin_ops USING gin RENAME TO simhash64_gin_ops;
 ALTER OPERATOR FAMILY @extschema@.simhash_gist_ops USING gist RENAME TO simhash64_gist_ops;
 ALTER OPERATOR CLASS @extschema@.simhash_gist_ops USING gist RENAME TO simhash64_gist_ops;
+
+-- The LSH class of 1.0 keeps its indexes (their keys are 32-bit band
+-- hashes) under the name minhash_lsh_1_0_ops and stops being the default:
+-- 74_minhash_lsh.sql, appended below, creates the new default class
+-- minhash_lsh_ops (20-bit keys by default).  There is no DDL to clear
+-- opcdefault, hence the catalog update.
+ALTER OPERATOR FAMILY @extschema@.minhash_lsh_ops USING gin RENAME TO minhash_lsh_1_0_ops;
+ALTER OPERATOR CLASS @extschema@.minhash_lsh_ops USING gin RENAME TO minhash_lsh_1_0_ops;
+UPDATE pg_catalog.pg_opclass SET opcdefault = false
+WHERE opcname = 'minhash_lsh_1_0_ops'
+  AND opcnamespace = '@extschema@'::pg_catalog.regnamespace
+  AND opcmethod = (SELECT oid FROM pg_catalog.pg_am WHERE amname = 'gin');

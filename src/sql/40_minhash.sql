@@ -2,7 +2,9 @@
 -- MinHash: the minhash signature type, minhash(), minhash_jaccard(), the %
 -- operator (textfp.minhash_threshold), equality and order with btree and hash
 -- classes, the exact shingles()/shingle_jaccard() and the LSH-banded GIN
--- operator class minhash_lsh_ops.  See docs/minhash.md.
+-- support functions with the operator class of 1.0 (its default class for
+-- minhash, minhash_lsh_ops there, minhash_lsh_1_0_ops since 1.1; the default
+-- class of 1.1 is in 74_minhash_lsh.sql).  See docs/minhash.md.
 --
 
 CREATE TYPE @extschema@.minhash;
@@ -219,8 +221,10 @@ CREATE FUNCTION @extschema@.minhash_gin_options(internal)
 	AS 'MODULE_PATHNAME', 'minhash_gin_options'
 	LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE OPERATOR CLASS @extschema@.minhash_lsh_ops
-	DEFAULT FOR TYPE @extschema@.minhash USING gin AS
+-- The class of 1.0, whose indexes hold 32-bit band keys: kept for them
+-- (upgrade/textfp--1.0--1.1.head.sql renames it and clears its default).
+CREATE OPERATOR CLASS @extschema@.minhash_lsh_1_0_ops
+	FOR TYPE @extschema@.minhash USING gin AS
 		OPERATOR 1 @extschema@.% (@extschema@.minhash, @extschema@.minhash),
 		FUNCTION 1 pg_catalog.btint4cmp(int4, int4),
 		FUNCTION 2 @extschema@.minhash_gin_extract_value(@extschema@.minhash, internal, internal),

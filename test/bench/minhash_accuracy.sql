@@ -35,7 +35,7 @@ BEGIN
 		LEFT JOIN true_pair tp USING (a, b);
 	END LOOP;
 END $$;
-\echo '== LSH search (k = 128, minhash_lsh_ops defaults rows = 3, bands = 42): precision / recall over all pairs'
+\echo '== LSH search (k = 128, minhash_lsh_ops defaults rows = 3, bands = 42, key_bits = 20): precision / recall over all pairs'
 SELECT t AS threshold, predicted, correct, true_pairs,
        round(correct::numeric / nullif(predicted, 0), 3) AS precision,
        round(correct::numeric / true_pairs, 3) AS recall

@@ -299,6 +299,23 @@ for my $v (@old)
 	my (undef, $same2, $total2, $bad2) = $run->(1);
 	is($same2, $total2, "$db: after new rows, index queries still answer as a sequential scan")
 		or diag("differ or empty: @$bad2");
+
+	# The LSH class of 1.0 (32-bit band keys) keeps its indexes under the
+	# name minhash_lsh_1_0_ops; a new index gets the default class of 1.1,
+	# minhash_lsh_ops (narrower keys), and answers alike.
+	if ($v eq '1.0')
+	{
+		my $opc_of = q{SELECT c.opcname FROM pg_index i JOIN pg_opclass c ON c.oid = i.indclass[0]
+			WHERE i.indexrelid = '%s'::regclass};
+		is(psql_fp($db, sprintf($opc_of, 'a_sig_gin')), 'minhash_lsh_1_0_ops',
+			"$db: the LSH index of 1.0 has the class minhash_lsh_1_0_ops");
+		psql_fp($db, 'DROP INDEX a_sig_gin; CREATE INDEX a_sig_gin ON articles USING gin (sig)');
+		is(psql_fp($db, sprintf($opc_of, 'a_sig_gin')), 'minhash_lsh_ops',
+			"$db: a new LSH index gets the default class minhash_lsh_ops");
+		my ($after3, $same3, $total3, $bad3) = $run->(1);
+		is($same3, $total3, "$db: with the new LSH index, index queries answer as a sequential scan")
+			or diag("differ or empty: @$bad3");
+	}
 }
 
 $node->stop;
