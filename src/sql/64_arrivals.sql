@@ -105,6 +105,9 @@ DECLARE
 	all_in_corpus boolean;
 	search text;
 	old_threshold text;
+	-- the function's own search_path (its SET clause), restored after the
+	-- caller's query is parsed with query_search_path
+	own_path constant text := pg_catalog.current_setting('search_path');
 	progress boolean := coalesce(pg_catalog.current_setting('textfp.progress', true), 'off') = 'on';
 BEGIN
 	IF corpus IS NULL OR matches IS NULL OR methods IS NULL OR id_column IS NULL THEN
@@ -253,7 +256,7 @@ BEGIN
 		EXECUTE pg_catalog.format('CREATE TEMP TABLE textfp_arrivals_batch ON COMMIT DROP AS
 								   SELECT b.%1$I AS id, %2$s FROM (%3$s) AS b WHERE b.%1$I IS NOT NULL',
 								  id_column, sql, new_rows);
-		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		PERFORM pg_catalog.set_config('search_path', own_path, true);
 		-- which new rows are rows of the corpus (rather than staged)
 		ALTER TABLE pg_temp.textfp_arrivals_batch ADD COLUMN in_corpus boolean NOT NULL DEFAULT false;
 		EXECUTE pg_catalog.format('UPDATE pg_temp.textfp_arrivals_batch SET in_corpus = true
