@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Hamming-radius search benchmark (issue 3): textfp GIN (multi-index hashing)
 # vs. a parallel sequential scan, vs. the do-it-yourself GIN array_ops
-# baseline, and a btree on the bigint (build time / size yardstick); KNN
-# top-10 with the GiST class.  All on the same table, in one run.
+# baseline, and a btree on the bigint (build time / size yardstick); the
+# hamming access method (radius 3, and exact KNN top-10 for planted and for
+# random query keys); KNN top-10 with the GiST class.  All on the same
+# table, in one run.
 #
 # Usage: test/bench/hamming.sh [N ...]            (default: 1000000)
 # Env:   HAMMING_LAYOUTS   GIN opclass option sets to compare, ';'-separated
 #                          (default "blocks=5"; e.g. "blocks=4;blocks=5;blocks=6")
 #        HAMMING_SECONDS   pgbench duration per latency figure (default 15)
-#        HAMMING_SKIP_DIY=1, HAMMING_SKIP_KNN=1
+#                          ("" skips GIN)
+#        HAMMING_SKIP_DIY=1, HAMMING_SKIP_KNN=1 (GiST), HAMMING_SKIP_AM=1
 #        HAMMING_MWM       maintenance_work_mem (default 1GB)
 # Output: a table on stdout, also written to test/bench/out/hamming-N.txt.
 # Data: N-N/100 uniformly random 64-bit fingerprints, plus N/100 planted
@@ -65,7 +68,7 @@ run() {
     : >"$R"
     tfp_log "N = $N: generating data"
     P -v N="$N" <<'SQL'
-DROP TABLE IF EXISTS bench, qkeys;
+DROP TABLE IF EXISTS bench, qkeys, qrand;
 CREATE TABLE bench (id int, h bigint, fp simhash64);
 INSERT INTO bench SELECT g, r, r::simhash64
   FROM (SELECT g, rnd64() AS r FROM generate_series(1, :N - :N / 100) g) s;
@@ -78,7 +81,9 @@ INSERT INTO bench SELECT :N - :N / 100 + g, x, x::simhash64
 CREATE TABLE qkeys (i int PRIMARY KEY, h bigint, fp simhash64);
 INSERT INTO qkeys SELECT row_number() OVER (), h, fp
   FROM (SELECT b.h, b.fp FROM bench b WHERE b.id > :N - :N / 100 ORDER BY b.id LIMIT 1000) s;
-VACUUM ANALYZE bench; VACUUM ANALYZE qkeys;
+CREATE TABLE qrand (i int PRIMARY KEY, fp simhash64);
+INSERT INTO qrand SELECT g, rnd64()::simhash64 FROM generate_series(1, 1000) g;
+VACUUM ANALYZE bench; VACUUM ANALYZE qkeys; VACUUM ANALYZE qrand;
 SQL
     cat >"$TFP_TMP/q_dist.sql" <<'Q'
 \set i random(1, 1000)
@@ -92,6 +97,10 @@ Q
     cat >"$TFP_TMP/q_knn.sql" <<'Q'
 \set i random(1, 1000)
 SELECT id FROM bench ORDER BY fp <-> (SELECT fp FROM qkeys WHERE i = :i) LIMIT 10;
+Q
+    cat >"$TFP_TMP/q_knn_rand.sql" <<'Q'
+\set i random(1, 1000)
+SELECT id FROM bench ORDER BY fp <-> (SELECT fp FROM qrand WHERE i = :i) LIMIT 10;
 Q
     chmod 644 "$TFP_TMP"/q_*.sql
 
@@ -144,6 +153,39 @@ SQL
         printf '| DIY GIN array_ops | build %.1f s | %s MB | radius 3: p50 %s ms, p99 %s ms (%s queries) |\n' \
             "$f" "$(msize bench_diy)" $res >>"$R"
         P -c 'DROP INDEX bench_diy'
+    fi
+
+    if [ -z "${HAMMING_SKIP_AM:-}" ]; then
+        tfp_log "textfp hamming access method"
+        t=$(now); P -c 'CREATE INDEX bench_ham ON bench USING hamming (fp)'; f=$(elapsed "$t")
+        P -c 'VACUUM ANALYZE bench'
+        printf '| textfp hamming | build %.1f s | %s MB |\n' "$f" "$(msize bench_ham)" >>"$R"
+        res=$(latency ham "$TFP_TMP/q_dist.sql")
+        printf '|   radius 3: p50 %s ms, p99 %s ms (%s queries)\n' $res >>"$R"
+        res=$(latency hamk "$TFP_TMP/q_knn.sql")
+        printf '|   KNN top-10, planted keys: p50 %s ms, p99 %s ms (%s queries)\n' $res >>"$R"
+        res=$(latency hamkr "$TFP_TMP/q_knn_rand.sql")
+        printf '|   KNN top-10, random keys: p50 %s ms, p99 %s ms (%s queries)\n' $res >>"$R"
+        # exactness: radius-3 rows and top-10 distances equal to a sequential
+        # scan's (and sort's), 20 planted and 20 random keys
+        P -At -v ON_ERROR_STOP=1 >"$TFP_TMP/exact.txt" <<'SQL'
+CREATE TEMP TABLE keys AS SELECT i, fp FROM qkeys WHERE i <= 20 UNION ALL SELECT 100 + i, fp FROM qrand WHERE i <= 20;
+CREATE TEMP TABLE ix AS SELECT k.i, b.id FROM keys k, LATERAL (SELECT id FROM bench WHERE simhash_dist(fp, k.fp) <= 3) b;
+CREATE TEMP TABLE ixk AS SELECT k.i, b.d, b.rn FROM keys k,
+  LATERAL (SELECT fp <-> k.fp AS d, row_number() OVER () AS rn FROM (SELECT fp FROM bench ORDER BY fp <-> k.fp LIMIT 10) s) b;
+SET enable_bitmapscan = off; SET enable_indexscan = off;
+CREATE TEMP TABLE sq AS SELECT k.i, b.id FROM keys k, LATERAL (SELECT id FROM bench WHERE simhash_dist(fp, k.fp) <= 3) b;
+CREATE TEMP TABLE sqk AS SELECT k.i, b.d, row_number() OVER (PARTITION BY k.i ORDER BY b.d) AS rn FROM keys k,
+  LATERAL (SELECT fp <-> k.fp AS d FROM bench ORDER BY 1 LIMIT 10) b;
+SELECT (SELECT count(*) FROM sq) || ' rows by seq scan, ' ||
+       (SELECT count(*) FROM (SELECT * FROM sq EXCEPT SELECT * FROM ix) d) || ' missed, ' ||
+       (SELECT count(*) FROM (SELECT * FROM ix EXCEPT SELECT * FROM sq) d) || ' extra; top-10 distances: ' ||
+       (SELECT count(*) FROM (SELECT * FROM sqk EXCEPT SELECT * FROM ixk) d) || ' of ' ||
+       (SELECT count(*) FROM sqk) || ' differ; 10th neighbour of random keys ' ||
+       (SELECT min(d) || '-' || max(d) FROM sqk WHERE rn = 10 AND i > 100) || ' bits away';
+SQL
+        echo "|   exactness over 40 keys: $(cat "$TFP_TMP/exact.txt")" >>"$R"
+        P -c 'DROP INDEX bench_ham'
     fi
 
     if [ -z "${HAMMING_SKIP_KNN:-}" ]; then

@@ -1,0 +1,152 @@
+/*
+ * hamming.h -- the "hamming" index access method: multi-index hashing with
+ * the fingerprints stored in the index (Norouzi, Punjani, Fleet 2012)
+ *
+ * A fingerprint x is first permuted: P(x) bit 16*t + i = x bit 4*i + t, so
+ * that chunk t of P(x) (bits 16t .. 16t+15) holds the bits t, t+4, ..., t+60
+ * of x (a run of biased neighbouring bits of a SimHash is spread over all
+ * four chunks).  A permutation keeps Hamming distances.
+ *
+ * Disk layout (every page has a HamPageOpaqueData special space):
+ *   block 0            metapage (HamMetaData)
+ *   per table t = 0..3 a directory of 65537 uint32 (dir[v] = first entry
+ *                      whose chunk t is v; dir[65536] = number of entries),
+ *                      then the entries of the table, bucketed by chunk t;
+ *                      an entry (HamEntry) keeps the other 48 bits of P(x)
+ *                      and the heap TID, so that distances are computed
+ *                      from the index alone
+ *   pending list       rows inserted after the build and NULL keys, as
+ *                      HamPendingEntry, in a chain of pages from the
+ *                      metapage's pending_head; scans read it whole
+ * The sorted part is written once by ambuild; VACUUM only marks its dead
+ * entries (offset number 0).  REINDEX sorts the pending rows in.
+ */
+#ifndef TEXTFP_HAMMING_H
+#define TEXTFP_HAMMING_H
+
+#include "postgres.h"
+
+#include "access/amapi.h"
+#include "access/genam.h"
+#include "storage/block.h"
+#include "storage/bufpage.h"
+#include "storage/itemptr.h"
+#include "utils/relcache.h"
+
+#define HAM_MAGIC			0x48414D31	/* "HAM1" */
+#define HAM_FORMAT			1
+#define HAM_METAPAGE_BLKNO	0
+#define HAM_TABLES			4
+#define HAM_CHUNK_BITS		16
+#define HAM_BUCKETS			(1 << HAM_CHUNK_BITS)
+#define HAM_DIR_LEN			(HAM_BUCKETS + 1)
+
+/* page kinds (HamPageOpaqueData.flags) */
+#define HAM_PAGE_META		1
+#define HAM_PAGE_DIR		2
+#define HAM_PAGE_DATA		4
+#define HAM_PAGE_PENDING	8
+
+typedef struct HamPageOpaqueData
+{
+	BlockNumber next;			/* pending list: next page, else invalid */
+	uint16		flags;
+	uint16		page_id;		/* HAM_PAGE_ID, for pg_filedump and friends */
+} HamPageOpaqueData;
+
+#define HAM_PAGE_ID			0xFF89
+
+typedef struct HamMetaData
+{
+	uint32		magic;
+	uint32		format;
+	int64		build_stamp;	/* time of the build: names the sorted part */
+	uint64		nsorted;		/* entries in each table of the sorted part */
+	BlockNumber dir_start[HAM_TABLES];
+	BlockNumber data_start[HAM_TABLES];
+	BlockNumber pending_head;
+	BlockNumber pending_tail;
+	uint64		npending;		/* entries in the pending list (live or not) */
+} HamMetaData;
+
+/* an entry of the sorted part: the 48 bits of P(x) outside the table's chunk */
+typedef struct HamEntry
+{
+	uint16		rest[3];
+	ItemPointerData tid;		/* offset 0: dead */
+} HamEntry;
+
+/* an entry of the pending list */
+typedef struct HamPendingEntry
+{
+	uint64		p;				/* P(x); 0 for a NULL key */
+	ItemPointerData tid;		/* offset 0: dead */
+	uint16		isnull;
+} HamPendingEntry;
+
+#define HAM_CONTENT_SIZE \
+	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(HamPageOpaqueData)))
+#define HAM_DIR_PER_PAGE		((uint32) (HAM_CONTENT_SIZE / sizeof(uint32)))
+#define HAM_ENTRIES_PER_PAGE	((uint32) (HAM_CONTENT_SIZE / sizeof(HamEntry)))
+#define HAM_PENDING_PER_PAGE	((uint32) (HAM_CONTENT_SIZE / sizeof(HamPendingEntry)))
+#define HAM_DIR_PAGES \
+	((HAM_DIR_LEN + HAM_DIR_PER_PAGE - 1) / HAM_DIR_PER_PAGE)
+
+#define HamPageGetOpaque(page) \
+	((HamPageOpaqueData *) PageGetSpecialPointer(page))
+#define HamPageGetMeta(page)	((HamMetaData *) PageGetContents(page))
+
+static inline bool
+ham_tid_dead(const ItemPointerData *tid)
+{
+	return tid->ip_posid == InvalidOffsetNumber;
+}
+
+/* chunk t of a permuted value */
+static inline uint32
+ham_chunk(uint64 p, int t)
+{
+	return (uint32) ((p >> (HAM_CHUNK_BITS * t)) & (HAM_BUCKETS - 1));
+}
+
+/* the 48 bits of p outside chunk t, lower chunks first */
+static inline uint64
+ham_rest(uint64 p, int t)
+{
+	uint64		low = (UINT64CONST(1) << (HAM_CHUNK_BITS * t)) - 1;
+
+	return (p & low) | ((p >> HAM_CHUNK_BITS) & ~low & UINT64CONST(0xFFFFFFFFFFFF));
+}
+
+/* inverse of ham_rest: p from its rest and chunk t = v */
+static inline uint64
+ham_unrest(uint64 rest, uint32 v, int t)
+{
+	uint64		low = (UINT64CONST(1) << (HAM_CHUNK_BITS * t)) - 1;
+
+	return (rest & low) | ((uint64) v << (HAM_CHUNK_BITS * t)) |
+		((rest & ~low & UINT64CONST(0xFFFFFFFFFFFF)) << HAM_CHUNK_BITS);
+}
+
+static inline uint64
+ham_entry_rest(const HamEntry *e)
+{
+	return (uint64) e->rest[0] | ((uint64) e->rest[1] << 16) |
+		((uint64) e->rest[2] << 32);
+}
+
+/* hamming.c */
+extern uint64 ham_permute(uint64 x);
+extern void ham_init_page(Page page, uint16 flags);
+extern Buffer ham_new_buffer(Relation index, ForkNumber fork);
+extern void ham_read_meta(Relation index, HamMetaData *meta);
+
+/* hamming_scan.c */
+extern IndexScanDesc hamming_beginscan(Relation r, int nkeys, int norderbys);
+extern void hamming_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+						   ScanKey orderbys, int norderbys);
+extern bool hamming_gettuple(IndexScanDesc scan, ScanDirection dir);
+extern int64 hamming_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
+extern void hamming_endscan(IndexScanDesc scan);
+
+#endif							/* TEXTFP_HAMMING_H */

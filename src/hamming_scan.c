@@ -1,0 +1,818 @@
+/*
+ * hamming_scan.c -- scans of the "hamming" index: exact radius search and
+ * exact nearest neighbours in distance order, by multi-index hashing
+ *
+ * Rounds.  The four tables are probed in rounds K = 4*s + t (s = 0, 1, ...;
+ * t = 0..3): round K visits, in table t, every bucket whose chunk is exactly
+ * s bits away from chunk t of the query q.  A row x whose chunk distances to
+ * q are c_0..c_3 is first met in the round min_t (4*c_t + t) =: key(x), and
+ * a round keeps only the rows with key(x) = K, so no row is met twice.
+ *
+ * Bound.  After rounds 0..K every row x with d(x, q) <= K has been met.
+ * Proof: let x not be met, so 4*c_t + t > K = 4*s + j for every t.  For
+ * t <= j this gives c_t >= s + 1; for t > j it gives 4*c_t > 4*s - (t - j)
+ * >= 4*s - 3, so c_t >= s.  Hence d(x, q) = sum c_t >= (j + 1)(s + 1) +
+ * (3 - j)*s = 4*s + j + 1 = K + 1.
+ *
+ * So a row at distance d may be returned as soon as round d is done, and
+ * rows come out in increasing distance while rounds go on lazily (an
+ * ORDER BY fp <-> q LIMIT 10 stops after the rounds that cover its 10th
+ * distance).  A radius-r search needs rounds 0..r.  When a round would cost
+ * more than reading a whole table (many probes, 4 * C(16, s) of them per s),
+ * the scan reads table 0 once instead and keeps the rows not met yet
+ * (key(x) > K), which completes every distance at once.  The pending list
+ * (rows inserted since the build) is read whole at the start, with exact
+ * distances.  The fingerprints are in the index, so the distances are
+ * computed without the heap and returned as exact (no recheck).
+ */
+#include "postgres.h"
+
+#include "access/relscan.h"
+#include "access/xact.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "hamming.h"
+#include "simhash_index.h"
+#include "textfp.h"
+#include "tfp_core.h"
+
+/* cost of one probe (a page visit), in row checks */
+#define HAM_PROBE_COST	50
+#define HAM_MAXDIST		64
+/* C(16, 8): the most 16-bit masks of one popcount */
+#define HAM_MAX_PROBES	12870
+
+/* ---- directory cache (per backend, 1 MB per index) ---- */
+
+typedef struct HamDir
+{
+	Oid			relid;
+	int64		build_stamp;
+	uint64		nsorted;
+	int			refcount;
+	struct HamDir *next;
+	Buffer	   *recent;			/* per entry page of each table: the buffer
+								 * that held it last, or InvalidBuffer */
+	uint32		npages;			/* entry pages per table */
+	uint32		dir[HAM_TABLES][HAM_DIR_LEN];
+} HamDir;
+
+static HamDir *dir_cache = NULL;
+static MemoryContext dir_cxt = NULL;
+static bool dir_callback_registered = false;
+
+/*
+ * No scan outlives its transaction (a WITH HOLD cursor is materialized at
+ * commit): at the end of every transaction no directory is in use, also
+ * after an error skipped hamming_endscan.
+ */
+static void
+dir_xact_callback(XactEvent event, void *arg)
+{
+	HamDir	   *d;
+
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		event == XACT_EVENT_PARALLEL_COMMIT || event == XACT_EVENT_PARALLEL_ABORT)
+		for (d = dir_cache; d; d = d->next)
+			d->refcount = 0;
+}
+
+static HamDir *
+dir_acquire(Relation index, const HamMetaData *meta)
+{
+	HamDir	   *d,
+			  **pp;
+	int			t;
+
+	for (d = dir_cache; d; d = d->next)
+		if (d->relid == RelationGetRelid(index) &&
+			d->build_stamp == meta->build_stamp && d->nsorted == meta->nsorted)
+		{
+			d->refcount++;
+			return d;
+		}
+	/* forget unused directories of this index's earlier builds */
+	for (pp = &dir_cache; *pp;)
+	{
+		d = *pp;
+		if (d->relid == RelationGetRelid(index) && d->refcount <= 0)
+		{
+			*pp = d->next;
+			pfree(d->recent);
+			pfree(d);
+		}
+		else
+			pp = &d->next;
+	}
+	if (!dir_callback_registered)
+	{
+		RegisterXactCallback(dir_xact_callback, NULL);
+		dir_callback_registered = true;
+	}
+	if (dir_cxt == NULL)
+		dir_cxt = AllocSetContextCreate(TopMemoryContext, "textfp hamming directories",
+										ALLOCSET_DEFAULT_SIZES);
+	d = MemoryContextAllocHuge(dir_cxt, sizeof(HamDir));
+	d->relid = RelationGetRelid(index);
+	d->build_stamp = meta->build_stamp;
+	d->nsorted = meta->nsorted;
+	d->refcount = 0;
+	d->npages = (uint32) ((meta->nsorted + HAM_ENTRIES_PER_PAGE - 1) / HAM_ENTRIES_PER_PAGE);
+	d->recent = MemoryContextAllocHuge(dir_cxt, sizeof(Buffer) * HAM_TABLES * (Size) d->npages);
+	memset(d->recent, 0, sizeof(Buffer) * HAM_TABLES * (Size) d->npages);
+	for (t = 0; t < HAM_TABLES; t++)
+	{
+		uint32		pos;
+
+		for (pos = 0; pos < HAM_DIR_LEN; pos += HAM_DIR_PER_PAGE)
+		{
+			Buffer		buf = ReadBuffer(index, meta->dir_start[t] + pos / HAM_DIR_PER_PAGE);
+			Page		page;
+			uint32		k = Min(HAM_DIR_PER_PAGE, HAM_DIR_LEN - pos);
+
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			if (!(HamPageGetOpaque(page)->flags & HAM_PAGE_DIR))
+				ereport(ERROR,
+						(errcode(ERRCODE_INDEX_CORRUPTED),
+						 errmsg("index \"%s\" has a damaged directory",
+								RelationGetRelationName(index)),
+						 errdetail("Block %u should be a directory page.",
+								   BufferGetBlockNumber(buf))));
+			memcpy(&d->dir[t][pos], PageGetContents(page), k * sizeof(uint32));
+			UnlockReleaseBuffer(buf);
+		}
+		if (d->dir[t][HAM_BUCKETS] != meta->nsorted)
+			ereport(ERROR,
+					(errcode(ERRCODE_INDEX_CORRUPTED),
+					 errmsg("index \"%s\" has a damaged directory",
+							RelationGetRelationName(index)),
+					 errdetail("Table %d counts %u entries, the metapage %llu.", t,
+							   d->dir[t][HAM_BUCKETS], (unsigned long long) meta->nsorted)));
+	}
+	d->next = dir_cache;
+	dir_cache = d;
+	d->refcount = 1;
+	return d;
+}
+
+static void
+dir_release(HamDir *d)
+{
+	if (d)
+		d->refcount--;
+}
+
+/*
+ * Pin entry page "pageno" of table t.  The buffer that held the page last
+ * time is tried first (ReadRecentBuffer, PostgreSQL 14+): that skips the
+ * buffer mapping table, a cache miss per probe otherwise.
+ */
+static Buffer
+read_entry_page(Relation index, HamDir *d, const HamMetaData *meta, int t, uint32 pageno)
+{
+	BlockNumber blk = meta->data_start[t] + pageno;
+#if PG_VERSION_NUM >= 140000
+	Buffer	   *slot = &d->recent[(Size) t * d->npages + pageno];
+
+	if (BufferIsValid(*slot) &&
+#if PG_VERSION_NUM >= 160000
+		ReadRecentBuffer(index->rd_locator, MAIN_FORKNUM, blk, *slot)
+#else
+		ReadRecentBuffer(index->rd_node, MAIN_FORKNUM, blk, *slot)
+#endif
+		)
+		return *slot;
+	*slot = ReadBuffer(index, blk);
+	return *slot;
+#else
+	return ReadBuffer(index, blk);
+#endif
+}
+
+/* ---- scan state ---- */
+
+typedef struct HamItem
+{
+	uint64		p;
+	ItemPointerData tid;
+} HamItem;
+
+typedef struct HamList
+{
+	HamItem    *items;
+	uint32		n;
+	uint32		cap;
+} HamList;
+
+typedef struct HamQual
+{
+	uint64		center;			/* permuted */
+	int			radius;
+} HamQual;
+
+typedef struct HamScanOpaque
+{
+	MemoryContext cxt;			/* reset at every rescan */
+	bool		started;
+	bool		empty;			/* the quals match nothing */
+	int			nquals;
+	HamQual    *quals;
+	int			R;				/* no row farther than this is returned */
+	int			norder;
+	uint64	   *oq;				/* ORDER BY centers, permuted */
+	bool	   *onull;
+	int			first;			/* first non-NULL ORDER BY key, or -1 */
+	uint64		q;				/* the center the rounds are run around */
+	bool		want_nulls;		/* no quals: NULL keys come last */
+	HamMetaData meta;
+	HamDir	   *dir;
+	uint32	   *vals;			/* bucket values of a round */
+	int			K;				/* last round done, -1 before the first */
+	bool		full;			/* every row has been met */
+	HamList		lists[HAM_MAXDIST + 1];
+	int			e;				/* emission: current distance ... */
+	uint32		pos;			/* ... and position in its list */
+	bool		e_sorted;
+	ItemPointerData *nulls;
+	uint32		nnulls;
+	uint32		nullcap;
+	uint32		nullpos;
+} HamScanOpaque;
+
+static inline int
+popcount64(uint64 x)
+{
+	return tfp_popcount64(x);
+}
+
+/* the bit counts of the four 16-bit lanes of x, one per lane (SWAR) */
+static inline uint64
+lane_counts(uint64 x)
+{
+	x = x - ((x >> 1) & UINT64CONST(0x5555555555555555));
+	x = (x & UINT64CONST(0x3333333333333333)) + ((x >> 2) & UINT64CONST(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64CONST(0x0f0f0f0f0f0f0f0f);
+	return (x + (x >> 8)) & UINT64CONST(0x00ff00ff00ff00ff);
+}
+
+static void
+list_add(HamScanOpaque *so, int d, uint64 p, const ItemPointerData *tid)
+{
+	HamList    *l = &so->lists[d];
+
+	if (l->n == l->cap)
+	{
+		uint32		cap = l->cap ? l->cap * 2 : 64;
+
+		if ((Size) cap * sizeof(HamItem) > MaxAllocHugeSize || cap < l->cap)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("too many rows at one distance in a hamming index scan")));
+		l->items = l->items ?
+			repalloc_huge(l->items, (Size) cap * sizeof(HamItem)) :
+			MemoryContextAllocHuge(so->cxt, (Size) cap * sizeof(HamItem));
+		l->cap = cap;
+	}
+	l->items[l->n].p = p;
+	l->items[l->n].tid = *tid;
+	l->n++;
+}
+
+static inline bool
+quals_pass(const HamScanOpaque *so, uint64 p)
+{
+	int			i;
+
+	for (i = 0; i < so->nquals; i++)
+		if (popcount64(p ^ so->quals[i].center) > so->quals[i].radius)
+			return false;
+	return true;
+}
+
+/* the quals' verdict on a row, and its distance to q if it passes */
+static inline int
+row_distance(const HamScanOpaque *so, uint64 p)
+{
+	int			d = popcount64(p ^ so->q);
+
+	if (d > so->R || !quals_pass(so, p))
+		return -1;
+	return d;
+}
+
+/*
+ * key(x) = min_t (4 * c_t + t), the round in which x is met, from the lane
+ * counts c_t of x = p ^ q
+ */
+static inline int
+lanes_key(uint64 lanes)
+{
+	uint64		k = lanes * 4 + UINT64CONST(0x0003000200010000);
+	int			a = (int) (k & 0xFFFF),
+				b = (int) ((k >> 16) & 0xFFFF),
+				c = (int) ((k >> 32) & 0xFFFF),
+				d = (int) (k >> 48);
+
+	a = Min(a, b);
+	c = Min(c, d);
+	return Min(a, c);
+}
+
+/*
+ * Visit the entries [lo, hi) of table t, whose chunk is v; keep those for
+ * which accept_key(key) holds: key == K (a round) or key > K (full scan).
+ * pinned: the page of entry lo, already pinned by the caller (or invalid);
+ * this function releases it.
+ */
+static void
+visit_bucket(IndexScanDesc scan, int t, uint32 v, uint32 lo, uint32 hi,
+			 int K, bool full, Buffer pinned)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	Relation	index = scan->indexRelation;
+	uint32		e = lo;
+
+	while (e < hi)
+	{
+		uint32		first = e % HAM_ENTRIES_PER_PAGE;
+		uint32		last = Min(HAM_ENTRIES_PER_PAGE, first + (hi - e));
+		Buffer		buf;
+		Page		page;
+		HamEntry   *ent;
+		uint32		k;
+
+		if (BufferIsValid(pinned))
+		{
+			buf = pinned;
+			pinned = InvalidBuffer;
+		}
+		else
+			buf = read_entry_page(index, so->dir, &so->meta, t, e / HAM_ENTRIES_PER_PAGE);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		ent = (HamEntry *) PageGetContents(page);
+		for (k = first; k < last; k++)
+		{
+			uint64		p;
+			int			key,
+						d;
+
+			uint64		lanes;
+
+			if (ham_tid_dead(&ent[k].tid))
+				continue;
+			p = ham_unrest(ham_entry_rest(&ent[k]), v, t);
+			lanes = lane_counts(p ^ so->q);
+			key = lanes_key(lanes);
+			if (full ? key <= K : key != K)
+				continue;
+			d = (int) ((lanes * UINT64CONST(0x0001000100010001)) >> 48);
+			if (d > so->R || (so->nquals > 0 && !quals_pass(so, p)))
+				continue;
+			list_add(so, d, p, &ent[k].tid);
+		}
+		UnlockReleaseBuffer(buf);
+		e += last - first;
+	}
+	if (BufferIsValid(pinned))
+		ReleaseBuffer(pinned);
+}
+
+/*
+ * One round's probes, pipelined: the directory slot of probe i + 2L is
+ * prefetched, probe i visited, and the page of probe i + L pinned and its
+ * entries prefetched (in this order: they share a ring slot), so that the
+ * memory latencies of successive probes overlap.
+ */
+#define HAM_LOOKAHEAD	8
+
+typedef struct HamProbe
+{
+	uint32		v;
+	uint32		lo;
+	uint32		hi;
+	Buffer		buf;
+} HamProbe;
+
+static void
+run_probes(IndexScanDesc scan, int t, const uint32 *vals, int nv, int K)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	const uint32 *dir = so->dir->dir[t];
+	HamProbe	ring[HAM_LOOKAHEAD];
+	int			i;
+
+	for (i = 0; i < nv + HAM_LOOKAHEAD; i++)
+	{
+		if (i + 2 * HAM_LOOKAHEAD < nv)
+			__builtin_prefetch(&dir[vals[i + 2 * HAM_LOOKAHEAD]]);
+		if (i >= HAM_LOOKAHEAD && i - HAM_LOOKAHEAD < nv)
+		{
+			HamProbe   *pr = &ring[(i - HAM_LOOKAHEAD) % HAM_LOOKAHEAD];
+
+			if (pr->lo < pr->hi)
+				visit_bucket(scan, t, pr->v, pr->lo, pr->hi, K, false, pr->buf);
+			if ((i & 63) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+		if (i < nv)
+		{
+			HamProbe   *pr = &ring[i % HAM_LOOKAHEAD];
+
+			pr->v = vals[i];
+			pr->lo = dir[pr->v];
+			pr->hi = dir[pr->v + 1];
+			pr->buf = InvalidBuffer;
+			if (pr->lo < pr->hi)
+			{
+				uint32		first = pr->lo % HAM_ENTRIES_PER_PAGE;
+				uint32		last = Min(HAM_ENTRIES_PER_PAGE, first + (pr->hi - pr->lo));
+				char	   *a,
+						   *b;
+
+				pr->buf = read_entry_page(scan->indexRelation, so->dir, &so->meta, t,
+										  pr->lo / HAM_ENTRIES_PER_PAGE);
+				a = (char *) &((HamEntry *) PageGetContents(BufferGetPage(pr->buf)))[first];
+				b = (char *) &((HamEntry *) PageGetContents(BufferGetPage(pr->buf)))[last];
+				for (; a < b; a += 64)
+					__builtin_prefetch(a);
+			}
+		}
+	}
+}
+
+static uint64
+binomial16(int s)
+{
+	uint64		c = 1;
+	int			i;
+
+	for (i = 0; i < s; i++)
+		c = c * (16 - i) / (i + 1);
+	return c;
+}
+
+/* Run the next round, or the full scan when a round costs more. */
+static void
+advance(IndexScanDesc scan)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	int			K = so->K + 1;
+	int			s = K / HAM_TABLES;
+	int			t = K % HAM_TABLES;
+	uint32		qv = ham_chunk(so->q, t);
+	uint32		mask;
+	int			nv;
+
+	if (t == 0 && s > 0 &&
+		(double) HAM_TABLES * binomial16(s) *
+		(HAM_PROBE_COST + (double) so->meta.nsorted / HAM_BUCKETS) >
+		(double) so->meta.nsorted)
+	{
+		/* the full scan: table 0, every row not met in rounds 0..K-1 */
+		uint32		v;
+
+		for (v = 0; v < HAM_BUCKETS; v++)
+		{
+			if (so->dir->dir[0][v] < so->dir->dir[0][v + 1])
+				visit_bucket(scan, 0, v, so->dir->dir[0][v], so->dir->dir[0][v + 1],
+							 so->K, true, InvalidBuffer);
+			if ((v & 255) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+		so->full = true;
+		return;
+	}
+
+	/* the buckets of every 16-bit mask of popcount s (Gosper's hack) */
+	if (so->vals == NULL)
+		so->vals = MemoryContextAlloc(so->cxt, sizeof(uint32) * HAM_MAX_PROBES);
+	nv = 0;
+	mask = (s == 0) ? 0 : (1u << s) - 1;
+	for (;;)
+	{
+		so->vals[nv++] = qv ^ mask;
+		if (s == 0)
+			break;
+		else
+		{
+			uint32		u = mask & -mask;
+			uint32		w = mask + u;
+
+			mask = w + (((w ^ mask) / u) >> 2);
+			if (mask >= HAM_BUCKETS)
+				break;
+		}
+	}
+	run_probes(scan, t, so->vals, nv, K);
+	so->K = K;
+	if (K >= HAM_MAXDIST)
+		so->full = true;
+}
+
+/* rows of the pending list, with exact distances; NULL keys aside */
+static void
+read_pending(IndexScanDesc scan)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	BlockNumber blk = so->meta.pending_head;
+
+	while (blk != InvalidBlockNumber)
+	{
+		Buffer		buf = ReadBuffer(scan->indexRelation, blk);
+		Page		page;
+		HamPendingEntry *ent;
+		uint32		n,
+					k;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		ent = (HamPendingEntry *) PageGetContents(page);
+		n = (((PageHeader) page)->pd_lower - MAXALIGN(SizeOfPageHeaderData)) /
+			sizeof(HamPendingEntry);
+		for (k = 0; k < n; k++)
+		{
+			if (ham_tid_dead(&ent[k].tid))
+				continue;
+			if (ent[k].isnull)
+			{
+				if (!so->want_nulls)
+					continue;
+				if (so->nnulls == so->nullcap)
+				{
+					so->nullcap = so->nullcap ? so->nullcap * 2 : 16;
+					so->nulls = so->nulls ?
+						repalloc_huge(so->nulls, (Size) so->nullcap * sizeof(ItemPointerData)) :
+						MemoryContextAllocHuge(so->cxt, (Size) so->nullcap * sizeof(ItemPointerData));
+				}
+				so->nulls[so->nnulls++] = ent[k].tid;
+			}
+			else
+			{
+				int			d = row_distance(so, ent[k].p);
+
+				if (d >= 0)
+					list_add(so, d, ent[k].p, &ent[k].tid);
+			}
+		}
+		blk = HamPageGetOpaque(page)->next;
+		UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+static void
+start_scan(IndexScanDesc scan)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+
+	so->started = true;
+	if (so->empty)
+		return;
+	ham_read_meta(scan->indexRelation, &so->meta);
+	if (so->meta.nsorted > 0)
+	{
+		if (so->dir == NULL || so->dir->build_stamp != so->meta.build_stamp ||
+			so->dir->nsorted != so->meta.nsorted)
+		{
+			dir_release(so->dir);
+			so->dir = NULL;
+			so->dir = dir_acquire(scan->indexRelation, &so->meta);
+		}
+	}
+	else
+		so->full = true;
+	read_pending(scan);
+}
+
+/* ---- the AM's scan entry points ---- */
+
+IndexScanDesc
+hamming_beginscan(Relation r, int nkeys, int norderbys)
+{
+	IndexScanDesc scan = RelationGetIndexScan(r, nkeys, norderbys);
+	HamScanOpaque *so = palloc0(sizeof(HamScanOpaque));
+
+	so->cxt = AllocSetContextCreate(CurrentMemoryContext, "hamming scan",
+									ALLOCSET_DEFAULT_SIZES);
+	scan->opaque = so;
+	/* the AM provides the arrays of the ORDER BY values */
+	if (norderbys > 0)
+	{
+		scan->xs_orderbyvals = palloc0(sizeof(Datum) * norderbys);
+		scan->xs_orderbynulls = palloc(sizeof(bool) * norderbys);
+		memset(scan->xs_orderbynulls, true, sizeof(bool) * norderbys);
+	}
+	return scan;
+}
+
+void
+hamming_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+			   ScanKey orderbys, int norderbys)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	HamDir	   *dir = so->dir;
+	MemoryContext cxt = so->cxt;
+	MemoryContext old;
+	int			i;
+
+	MemoryContextReset(cxt);
+	memset(so, 0, sizeof(HamScanOpaque));
+	so->cxt = cxt;
+	so->dir = dir;
+	so->K = -1;
+	so->R = HAM_MAXDIST;
+	so->first = -1;
+
+	if (scankey && scan->numberOfKeys > 0)
+		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
+	if (orderbys && scan->numberOfOrderBys > 0)
+		memmove(scan->orderByData, orderbys, scan->numberOfOrderBys * sizeof(ScanKeyData));
+
+	old = MemoryContextSwitchTo(cxt);
+	so->quals = palloc(sizeof(HamQual) * Max(scan->numberOfKeys, 1));
+	for (i = 0; i < scan->numberOfKeys; i++)
+	{
+		ScanKey		sk = &scan->keyData[i];
+		SimhashBall *b;
+
+		if (sk->sk_flags & SK_ISNULL)
+		{
+			so->empty = true;
+			continue;
+		}
+		if (sk->sk_strategy != SIMHASH_STRATEGY_IN_BALL)
+			elog(ERROR, "unexpected strategy number %d in a hamming index scan",
+				 sk->sk_strategy);
+		b = DatumGetSimhashBallP(sk->sk_argument);
+		if (b->radius < 0)
+			so->empty = true;
+		so->quals[so->nquals].center = ham_permute(b->center);
+		so->quals[so->nquals].radius = b->radius;
+		if (b->radius < so->R)
+		{
+			so->R = b->radius;
+			so->q = so->quals[so->nquals].center;
+		}
+		so->nquals++;
+	}
+	so->want_nulls = (scan->numberOfKeys == 0);
+	so->norder = scan->numberOfOrderBys;
+	so->oq = palloc(sizeof(uint64) * Max(so->norder, 1));
+	so->onull = palloc(sizeof(bool) * Max(so->norder, 1));
+	for (i = 0; i < so->norder; i++)
+	{
+		ScanKey		sk = &scan->orderByData[i];
+
+		if (sk->sk_strategy != SIMHASH_STRATEGY_DIST)
+			elog(ERROR, "unexpected ordering strategy number %d in a hamming index scan",
+				 sk->sk_strategy);
+		so->onull[i] = (sk->sk_flags & SK_ISNULL) != 0;
+		so->oq[i] = so->onull[i] ? 0 : ham_permute((uint64) DatumGetSimhash(sk->sk_argument));
+		if (!so->onull[i] && so->first < 0)
+			so->first = i;
+	}
+	/* rows come out in the order of the first ORDER BY key that is not NULL */
+	if (so->first >= 0)
+		so->q = so->oq[so->first];
+	MemoryContextSwitchTo(old);
+}
+
+static int
+cmp_secondary(const void *a, const void *b, void *arg)
+{
+	const HamScanOpaque *so = (const HamScanOpaque *) arg;
+	const HamItem *x = (const HamItem *) a;
+	const HamItem *y = (const HamItem *) b;
+	int			i;
+
+	for (i = so->first + 1; i < so->norder; i++)
+	{
+		int			dx,
+					dy;
+
+		if (so->onull[i])
+			continue;
+		dx = popcount64(x->p ^ so->oq[i]);
+		dy = popcount64(y->p ^ so->oq[i]);
+		if (dx != dy)
+			return dx < dy ? -1 : 1;
+	}
+	return 0;
+}
+
+static void
+set_orderby(IndexScanDesc scan, const HamItem *it)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	int			i;
+
+	for (i = 0; i < so->norder; i++)
+	{
+		if (it == NULL || so->onull[i])
+		{
+			scan->xs_orderbyvals[i] = (Datum) 0;
+			scan->xs_orderbynulls[i] = true;
+		}
+		else
+		{
+			scan->xs_orderbyvals[i] = Int32GetDatum(popcount64(it->p ^ so->oq[i]));
+			scan->xs_orderbynulls[i] = false;
+		}
+	}
+}
+
+bool
+hamming_gettuple(IndexScanDesc scan, ScanDirection dir)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+
+	if (dir != ForwardScanDirection)
+		elog(ERROR, "hamming index scans go forward only");
+	if (!so->started)
+		start_scan(scan);
+	if (so->empty)
+		return false;
+	scan->xs_recheck = false;
+	scan->xs_recheckorderby = false;
+
+	while (so->e <= so->R)
+	{
+		HamList    *l;
+
+		if (!so->full && so->e > so->K)
+		{
+			advance(scan);
+			continue;
+		}
+		l = &so->lists[so->e];
+		if (so->pos < l->n)
+		{
+			const HamItem *it;
+
+			if (!so->e_sorted)
+			{
+				if (so->first >= 0 && so->first + 1 < so->norder && l->n > 1)
+					qsort_arg(l->items, l->n, sizeof(HamItem), cmp_secondary, so);
+				so->e_sorted = true;
+			}
+			it = &l->items[so->pos++];
+			scan->xs_heaptid = it->tid;
+			set_orderby(scan, it);
+			return true;
+		}
+		so->e++;
+		so->pos = 0;
+		so->e_sorted = false;
+	}
+	if (so->want_nulls && so->nullpos < so->nnulls)
+	{
+		scan->xs_heaptid = so->nulls[so->nullpos++];
+		set_orderby(scan, NULL);
+		return true;
+	}
+	return false;
+}
+
+int64
+hamming_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	int64		ntids = 0;
+	int			d;
+	uint32		i;
+
+	if (!so->started)
+		start_scan(scan);
+	if (so->empty)
+		return 0;
+	while (!so->full && so->K < so->R)
+		advance(scan);
+	for (d = 0; d <= so->R && d <= HAM_MAXDIST; d++)
+		for (i = 0; i < so->lists[d].n; i++)
+		{
+			tbm_add_tuples(tbm, &so->lists[d].items[i].tid, 1, false);
+			ntids++;
+		}
+	if (so->want_nulls)
+		for (i = 0; i < so->nnulls; i++)
+		{
+			tbm_add_tuples(tbm, &so->nulls[i], 1, false);
+			ntids++;
+		}
+	return ntids;
+}
+
+void
+hamming_endscan(IndexScanDesc scan)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+
+	dir_release(so->dir);
+	MemoryContextDelete(so->cxt);
+	pfree(so);
+}

@@ -1,0 +1,155 @@
+# The hamming index access method under concurrency, on a streaming standby
+# and after a crash.  pgbench writers insert, update and delete while
+# checkers compare, in one REPEATABLE READ snapshot, the index's radius and
+# nearest-neighbour answers with a sequential scan's; meanwhile the index is
+# built with CREATE INDEX CONCURRENTLY, rebuilt with REINDEX CONCURRENTLY and
+# vacuumed.  A standby that received the index only through WAL (the build's
+# full pages, the generic WAL of inserts and VACUUM) answers as the primary,
+# and so does the primary after an immediate stop.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+
+my $node = PostgreSQL::Test::Cluster->new('primary');
+$node->init(allows_streaming => 1);
+$node->append_conf('postgresql.conf', "max_connections = 30\n");
+$node->start;
+
+$node->safe_psql('postgres', q{
+CREATE EXTENSION textfp;
+CREATE TABLE hc (id serial PRIMARY KEY, fp simhash64);
+SELECT setseed(0.5);
+INSERT INTO hc (fp) SELECT (((random() * 4294967296)::bigint << 32)
+                            # (random() * 4294967296)::bigint)::simhash64
+  FROM generate_series(1, 30000);
+INSERT INTO hc (fp) SELECT (fp::bigint # (1::bigint << (id % 64)))::simhash64 FROM hc WHERE id <= 3000;
+INSERT INTO hc (fp) SELECT '0f0f0f0f0f0f0f0f' FROM generate_series(1, 1000);
+INSERT INTO hc (fp) SELECT NULL FROM generate_series(1, 100);
+ANALYZE hc;
+-- index answers against a sequential scan's, over n queries (radius and top-10)
+CREATE FUNCTION cmp(n int) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE r record; a text; b text; bad int := 0;
+BEGIN
+  FOR r IN SELECT h.fp AS q, g % 9 AS k FROM generate_series(1, n) g JOIN hc h ON h.id = 1 + (g * 97) % 30000 LOOP
+    SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off;
+    EXECUTE 'SELECT array_agg(id ORDER BY id) FROM hc WHERE simhash_dist(fp, $1) <= $2' INTO a USING r.q, r.k;
+    RESET enable_seqscan; SET LOCAL enable_indexscan = off;
+    EXECUTE 'SELECT array_agg(id ORDER BY id) FROM hc WHERE simhash_dist(fp, $1) <= $2' INTO b USING r.q, r.k;
+    RESET enable_indexscan; RESET enable_bitmapscan;
+    IF a IS DISTINCT FROM b THEN bad := bad + 1; END IF;
+    SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off;
+    EXECUTE 'SELECT array_agg(d) FROM (SELECT fp <-> $1 AS d FROM hc ORDER BY fp <-> $1 LIMIT 10) s' INTO a USING r.q;
+    RESET enable_seqscan; RESET enable_sort; SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off;
+    EXECUTE 'SELECT array_agg(d) FROM (SELECT fp <-> $1 AS d FROM hc ORDER BY fp <-> $1 LIMIT 10) s' INTO b USING r.q;
+    RESET enable_indexscan; RESET enable_bitmapscan;
+    IF a IS DISTINCT FROM b THEN bad := bad + 1; END IF;
+  END LOOP;
+  RETURN bad;
+END $$;
+});
+
+$node->backup('base');
+my $standby = PostgreSQL::Test::Cluster->new('standby');
+$standby->init_from_backup($node, 'base', has_streaming => 1);
+$standby->start;
+
+my $dir = PostgreSQL::Test::Utils::tempdir;
+open(my $fh, '>', "$dir/write.sql") or die;
+print $fh q{\set id random(1, 30000)
+\set b random(0, 63)
+INSERT INTO hc (fp) SELECT (fp::bigint # (1::bigint << :b))::simhash64 FROM hc WHERE id = :id;
+UPDATE hc SET fp = (fp::bigint # (3::bigint << (:b % 62)))::simhash64 WHERE id = :id + 1;
+DELETE FROM hc WHERE id = :id + 2;
+};
+close $fh;
+# a mismatch divides by zero, which fails the transaction (and pgbench)
+open($fh, '>', "$dir/check.sql") or die;
+print $fh q{\set id random(1, 30000)
+\set k random(0, 8)
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT coalesce((SELECT fp::bigint FROM hc WHERE id = :id), 12345) AS q \gset
+SET LOCAL enable_seqscan = off;
+SET LOCAL enable_bitmapscan = off;
+SET LOCAL enable_sort = off;
+SELECT coalesce(array_agg(id ORDER BY id), '{}')::text AS a FROM hc WHERE simhash_dist(fp, (:q)::bigint::simhash64) <= :k \gset
+SELECT array_agg(d)::text AS n FROM (SELECT fp <-> (:q)::bigint::simhash64 AS d FROM hc ORDER BY fp <-> (:q)::bigint::simhash64 LIMIT 10) s \gset
+SET LOCAL enable_seqscan = on;
+SET LOCAL enable_indexscan = off;
+SET LOCAL enable_sort = on;
+SELECT 1 / (coalesce(array_agg(id ORDER BY id), '{}')::text = ':a')::int AS same
+  FROM hc WHERE simhash_dist(fp, (:q)::bigint::simhash64) <= :k;
+SELECT 1 / (array_agg(d)::text = ':n')::int AS same
+  FROM (SELECT fp <-> (:q)::bigint::simhash64 AS d FROM hc ORDER BY fp <-> (:q)::bigint::simhash64 LIMIT 10) s;
+COMMIT;
+};
+close $fh;
+
+my ($out, $err) = ('', '');
+my @cmd = ('pgbench', '-n', '-c', '6', '-j', '2', '-T', '25',
+	'-f', "$dir/write.sql\@1", '-f', "$dir/check.sql\@1",
+	'-h', $node->host, '-p', $node->port, 'postgres');
+my $h = IPC::Run::start(\@cmd, '>', \$out, '2>', \$err);
+
+sleep 2;
+$node->safe_psql('postgres', 'CREATE INDEX CONCURRENTLY hc_ham ON hc USING hamming (fp)');
+pass('CREATE INDEX CONCURRENTLY under concurrent writes');
+sleep 4;
+$node->safe_psql('postgres', 'VACUUM hc');
+sleep 2;
+$node->safe_psql('postgres', 'REINDEX INDEX CONCURRENTLY hc_ham');
+pass('REINDEX CONCURRENTLY under concurrent writes');
+sleep 4;
+$node->safe_psql('postgres', 'VACUUM ANALYZE hc');
+
+IPC::Run::finish($h);
+my $rc = $? >> 8;
+is($rc, 0, 'pgbench writers and checkers finished without error')
+  or diag("stdout:\n$out\nstderr:\n$err");
+my ($checks) = $out =~ /check\.sql\n - weight: \d+[^\n]*\n - (\d+) transactions/;
+cmp_ok($checks // 0, '>', 10, 'checker transactions ran');
+my ($fails) = $out =~ /number of failed transactions: (\d+)/;
+is($fails // 0, 0, 'no failed transactions');
+is($node->safe_psql('postgres',
+	"SELECT indisvalid FROM pg_index WHERE indexrelid = 'hc_ham'::regclass"), 't', 'index valid');
+like($node->safe_psql('postgres',
+	"EXPLAIN (COSTS OFF) SELECT id FROM hc ORDER BY fp <-> '123456789abcdef0' LIMIT 10"),
+	qr/Index Scan using hc_ham/, 'a top-10 uses the index');
+
+# more rows into the pending list and dead marks, all through WAL
+$node->safe_psql('postgres', q{
+INSERT INTO hc (fp) SELECT (fp::bigint # (5::bigint << (id % 60)))::simhash64 FROM hc WHERE id <= 2000;
+DELETE FROM hc WHERE id % 11 = 0;
+VACUUM hc;
+});
+is($node->safe_psql('postgres', 'SELECT cmp(200)'), '0',
+	'primary: index and sequential scan agree on 200 radius and 200 top-10 queries');
+$node->wait_for_catchup($standby);
+is($standby->safe_psql('postgres', 'SELECT cmp(200)'), '0',
+	'standby: the index received through WAL agrees with a sequential scan');
+my $digest = q{SET enable_seqscan = off; SET enable_sort = off;
+SELECT md5(string_agg(s.ids, ';' ORDER BY h.id)) FROM hc h,
+  LATERAL (SELECT string_agg(id::text, ',' ORDER BY fp <-> h.fp, id) AS ids
+             FROM (SELECT id, fp FROM hc ORDER BY fp <-> h.fp LIMIT 20) x) s
+  WHERE h.id IN (SELECT 1 + g * 13 FROM generate_series(1, 50) g)};
+is($standby->safe_psql('postgres', $digest), $node->safe_psql('postgres', $digest),
+	'standby returns the same top-20 rows as the primary');
+
+# crash with committed inserts in the pending list, and recover
+$node->safe_psql('postgres', q{
+INSERT INTO hc (fp) SELECT (fp::bigint # 1)::simhash64 FROM hc WHERE id BETWEEN 5000 AND 8000});
+$node->stop('immediate');
+$node->start;
+is($node->safe_psql('postgres', 'SELECT cmp(200)'), '0',
+	'after crash recovery the index agrees with a sequential scan');
+is($node->safe_psql('postgres', q{SET enable_seqscan = off; SET enable_bitmapscan = off;
+	SELECT count(*) FROM hc WHERE simhash_dist(fp, (SELECT fp FROM hc WHERE id = 5001)) <= 1}),
+	$node->safe_psql('postgres', q{SET enable_indexscan = off; SET enable_bitmapscan = off;
+	SELECT count(*) FROM hc WHERE simhash_dist(fp, (SELECT fp FROM hc WHERE id = 5001)) <= 1}),
+	'rows inserted just before the crash are found');
+
+$standby->stop;
+$node->stop;
+done_testing();
