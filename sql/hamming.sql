@@ -4,6 +4,8 @@
 -- sequential scan (and a sort) returns, before and after inserts into the
 -- pending list, deletes and VACUUM; NULL keys; bad input.
 --
+-- (the disabled plans of the comparisons would cost enough to be JIT-compiled)
+SET jit = off;
 SELECT setseed(0.29);
 CREATE TABLE hm (id int, fp simhash64);
 INSERT INTO hm SELECT g, (((random() * 4294967296)::bigint << 32) # (random() * 4294967296)::bigint)::simhash64
@@ -170,6 +172,7 @@ SELECT count(*) AS knn_mismatches FROM
    EXCEPT SELECT i, d, row_number() OVER (PARTITION BY i ORDER BY d) FROM
      (SELECT q.i, b.d FROM hm_big_q q, LATERAL (SELECT fp <-> q.q AS d FROM hm_big ORDER BY 1 LIMIT 5) b WHERE i <= 40) x) y;
 RESET enable_indexscan; RESET enable_bitmapscan;
+CREATE TABLE hm_big_copy AS SELECT * FROM hm_big WHERE id <= 30000;
 DROP TABLE hm_big, hm_big_q, hm_big_ix, hm_big_sq, hm_big_knn;
 
 -- small and empty tables, only NULLs, TRUNCATE, an unlogged table
@@ -186,6 +189,16 @@ SELECT count(*) FROM (SELECT id FROM hm_small ORDER BY fp <-> '0000000000000000'
 INSERT INTO hm_small VALUES (5, NULL);
 REINDEX INDEX hm_small_idx;
 SELECT id FROM hm_small ORDER BY fp <-> '0000000000000000';
+-- a temporary table (local buffers)
+CREATE TEMP TABLE hm_temp AS SELECT id, fp FROM hm_big_copy;
+CREATE INDEX ON hm_temp USING hamming (fp);
+SELECT count(*) AS mismatches FROM (
+  SELECT g, (SELECT array_agg(d) FROM (SELECT fp <-> t.fp AS d FROM hm_temp ORDER BY fp <-> t.fp LIMIT 10) s) AS a
+    FROM hm_temp t, generate_series(1, 20) g WHERE t.id = g * 101
+  EXCEPT ALL
+  SELECT g, (SELECT array_agg(d ORDER BY d) FROM (SELECT fp <-> t.fp AS d FROM hm_temp ORDER BY (fp <-> t.fp) + 0 LIMIT 10) s) AS a
+    FROM hm_temp t, generate_series(1, 20) g WHERE t.id = g * 101) x;
+EXPLAIN (COSTS OFF) SELECT id FROM hm_temp ORDER BY fp <-> '0000000000000000' LIMIT 3;
 CREATE UNLOGGED TABLE hm_unlogged (fp simhash64);
 CREATE INDEX ON hm_unlogged USING hamming (fp);
 INSERT INTO hm_unlogged VALUES ('00000000000000ff'), ('0000000000000000');
@@ -213,5 +226,5 @@ SELECT amname, amtype, pg_indexam_has_property(oid, 'can_order') AS can_order,
        pg_indexam_has_property(oid, 'can_multi_col') AS multi_col
   FROM pg_am WHERE amname = 'hamming';
 SELECT pg_index_column_has_property('hm_idx'::regclass, 1, 'distance_orderable') AS distance_orderable;
-DROP TABLE hm, hm_q, hm_small, hm_unlogged;
+DROP TABLE hm, hm_q, hm_small, hm_unlogged, hm_temp, hm_big_copy;
 DROP FUNCTION hm_radius(text, int), hm_knn(int, int, text);

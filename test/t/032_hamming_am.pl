@@ -15,7 +15,7 @@ use IPC::Run;
 
 my $node = PostgreSQL::Test::Cluster->new('primary');
 $node->init(allows_streaming => 1);
-$node->append_conf('postgresql.conf', "max_connections = 30\n");
+$node->append_conf('postgresql.conf', "max_connections = 30\njit = off\n");
 $node->start;
 
 $node->safe_psql('postgres', q{
