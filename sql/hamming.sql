@@ -95,6 +95,8 @@ SELECT queries, mismatches, matched > 1000 AS many_matches FROM hm_radius('fp <@
 SELECT queries, mismatches, rows_seen FROM hm_knn(1, 300);
 SELECT queries, mismatches, rows_seen FROM hm_knn(10, 600);
 SELECT queries, mismatches, rows_seen FROM hm_knn(100, 150);
+-- far beyond the first pass's distance window (a second pass)
+SELECT queries, mismatches, rows_seen FROM hm_knn(3000, 20);
 -- a radius bound and an order: the rounds run around the ORDER BY key
 SELECT queries, mismatches, rows_seen > 0 AS some FROM hm_knn(20, 300, 'fp <@ simhash_ball($1, $k + 8)');
 SELECT queries, mismatches, rows_seen > 0 AS some FROM hm_knn(20, 300, 'simhash_dist(fp, ''00ff00ff00ff00ff'') <= $k + 20');

@@ -222,6 +222,8 @@ typedef struct HamScanOpaque
 	int			nquals;
 	HamQual    *quals;
 	int			R;				/* no row farther than this is returned */
+	int			lo_cap;			/* this pass keeps the rows at distances */
+	int			cap;			/* lo_cap < d <= cap (see start_scan) */
 	int			norder;
 	uint64	   *oq;				/* ORDER BY centers, permuted */
 	bool	   *onull;
@@ -299,7 +301,7 @@ row_distance(const HamScanOpaque *so, uint64 p)
 {
 	int			d = popcount64(p ^ so->q);
 
-	if (d > so->R || !quals_pass(so, p))
+	if (d > so->cap || d <= so->lo_cap || !quals_pass(so, p))
 		return -1;
 	return d;
 }
@@ -371,7 +373,8 @@ visit_bucket(IndexScanDesc scan, int t, uint32 v, uint32 lo, uint32 hi,
 			if (full ? key <= K : key != K)
 				continue;
 			d = (int) ((lanes * UINT64CONST(0x0001000100010001)) >> 48);
-			if (d > so->R || (so->nquals > 0 && !quals_pass(so, p)))
+			if (d > so->cap || d <= so->lo_cap ||
+				(so->nquals > 0 && !quals_pass(so, p)))
 				continue;
 			list_add(so, d, p, &ent[k].tid);
 		}
@@ -514,9 +517,9 @@ advance(IndexScanDesc scan)
 		so->full = true;
 }
 
-/* rows of the pending list, with exact distances; NULL keys aside */
+/* rows of the pending list, with exact distances; NULL keys aside (once) */
 static void
-read_pending(IndexScanDesc scan)
+read_pending(IndexScanDesc scan, bool with_nulls)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
 	BlockNumber blk = so->meta.pending_head;
@@ -540,7 +543,7 @@ read_pending(IndexScanDesc scan)
 				continue;
 			if (ent[k].isnull)
 			{
-				if (!so->want_nulls)
+				if (!so->want_nulls || !with_nulls)
 					continue;
 				if (so->nnulls == so->nullcap)
 				{
@@ -565,10 +568,35 @@ read_pending(IndexScanDesc scan)
 	}
 }
 
+/*
+ * The distance window of a pass.  Rows are kept in lists by distance until
+ * they are returned, and most rows a round meets are far (about 24 bits) and
+ * never returned by an ORDER BY ... LIMIT: a pass keeps only the rows within
+ * "cap" bits.  A search with a radius bound takes cap = its radius, and one
+ * pass.  An ORDER BY without one takes the distance within which about 100
+ * rows of uniformly random fingerprints would lie, plus 4; should the
+ * caller want rows beyond it, a second pass runs the rounds again from the
+ * start for the rows at lo_cap < d <= R (lo_cap = the old cap): rows come
+ * out in distance order all the same, since every row at d <= lo_cap has
+ * been returned by then.
+ */
+static void
+start_pass(IndexScanDesc scan, int lo_cap, int cap)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+
+	so->lo_cap = lo_cap;
+	so->cap = cap;
+	so->K = -1;
+	so->full = (so->meta.nsorted == 0);
+	read_pending(scan, lo_cap < 0);
+}
+
 static void
 start_scan(IndexScanDesc scan)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	int			cap = so->R;
 
 	so->started = true;
 	if (so->empty)
@@ -584,9 +612,16 @@ start_scan(IndexScanDesc scan)
 			so->dir = dir_acquire(scan->indexRelation, &so->meta);
 		}
 	}
-	else
-		so->full = true;
-	read_pending(scan);
+	if (so->first >= 0)
+	{
+		double		n = (double) so->meta.nsorted + (double) so->meta.npending;
+		int			d = 0;
+
+		while (d < HAM_MAXDIST && n * simhash_radius_selectivity(d) < 100.0)
+			d++;
+		cap = Min(so->R, d + 4);
+	}
+	start_pass(scan, -1, cap);
 }
 
 /* ---- the AM's scan entry points ---- */
@@ -744,6 +779,11 @@ hamming_gettuple(IndexScanDesc scan, ScanDirection dir)
 	{
 		HamList    *l;
 
+		if (so->e > so->cap)
+		{
+			start_pass(scan, so->cap, so->R);
+			continue;
+		}
 		if (!so->full && so->e > so->K)
 		{
 			advance(scan);
