@@ -304,6 +304,7 @@ CREATE TABLE text_ids (id text, fp simhash64);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', NULL, 'matches')$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', NULL)$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', NULL)$$);
+SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', query_search_path => NULL)$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{}')$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{simhash,nope}')$$);
 SELECT err($$SELECT * FROM textfp_check_arrivals('TABLE articles', 'articles', 'matches', '{NULL}')$$);

@@ -139,7 +139,47 @@ ham_entry_rest(const HamEntry *e)
 extern uint64 ham_permute(uint64 x);
 extern void ham_init_page(Page page, uint16 flags);
 extern Buffer ham_new_buffer(Relation index, ForkNumber fork);
+extern void ham_check_meta(Relation index, Page page);
 extern void ham_read_meta(Relation index, HamMetaData *meta);
+extern void ham_init_meta_page(Page page, const HamMetaData *meta);
+extern void ham_empty_meta(HamMetaData *m);
+
+/* hamming_build.c */
+extern IndexBuildResult *hamming_build(Relation heap, Relation index,
+									   struct IndexInfo *indexInfo);
+extern void hamming_buildempty(Relation index);
+extern bool hamming_insert(Relation index, Datum *values, bool *isnull,
+						   ItemPointer ht_ctid, Relation heapRel,
+						   IndexUniqueCheck checkUnique,
+#if PG_VERSION_NUM >= 140000
+						   bool indexUnchanged,
+#endif
+						   struct IndexInfo *indexInfo);
+extern IndexBulkDeleteResult *hamming_bulkdelete(IndexVacuumInfo *info,
+												 IndexBulkDeleteResult *stats,
+												 IndexBulkDeleteCallback callback,
+												 void *callback_state);
+extern IndexBulkDeleteResult *hamming_vacuumcleanup(IndexVacuumInfo *info,
+													IndexBulkDeleteResult *stats);
+
+/* hamming_dir.c */
+typedef struct HamDir
+{
+	Oid			relid;
+	int64		build_stamp;
+	uint64		nsorted;
+	int			refcount;
+	struct HamDir *next;
+	Buffer	   *recent;			/* per entry page of each table: the buffer
+								 * that held it last, or InvalidBuffer */
+	uint32		npages;			/* entry pages per table */
+	uint32		dir[HAM_TABLES][HAM_DIR_LEN];
+} HamDir;
+
+extern HamDir *ham_dir_acquire(Relation index, const HamMetaData *meta);
+extern void ham_dir_release(HamDir *d);
+extern Buffer ham_read_entry_page(Relation index, HamDir *d, const HamMetaData *meta,
+								  int t, uint32 pageno);
 
 /* hamming_scan.c */
 extern IndexScanDesc hamming_beginscan(Relation r, int nkeys, int norderbys);

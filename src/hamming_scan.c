@@ -28,7 +28,6 @@
 #include "postgres.h"
 
 #include "access/relscan.h"
-#include "access/xact.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "utils/memutils.h"
@@ -44,154 +43,6 @@
 #define HAM_MAXDIST		64
 /* C(16, 8): the most 16-bit masks of one popcount */
 #define HAM_MAX_PROBES	12870
-
-/* ---- directory cache (per backend, 1 MB per index) ---- */
-
-typedef struct HamDir
-{
-	Oid			relid;
-	int64		build_stamp;
-	uint64		nsorted;
-	int			refcount;
-	struct HamDir *next;
-	Buffer	   *recent;			/* per entry page of each table: the buffer
-								 * that held it last, or InvalidBuffer */
-	uint32		npages;			/* entry pages per table */
-	uint32		dir[HAM_TABLES][HAM_DIR_LEN];
-} HamDir;
-
-static HamDir *dir_cache = NULL;
-static MemoryContext dir_cxt = NULL;
-static bool dir_callback_registered = false;
-
-/*
- * No scan outlives its transaction (a WITH HOLD cursor is materialized at
- * commit): at the end of every transaction no directory is in use, also
- * after an error skipped hamming_endscan.
- */
-static void
-dir_xact_callback(XactEvent event, void *arg)
-{
-	HamDir	   *d;
-
-	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
-		event == XACT_EVENT_PARALLEL_COMMIT || event == XACT_EVENT_PARALLEL_ABORT)
-		for (d = dir_cache; d; d = d->next)
-			d->refcount = 0;
-}
-
-static HamDir *
-dir_acquire(Relation index, const HamMetaData *meta)
-{
-	HamDir	   *d,
-			  **pp;
-	int			t;
-
-	for (d = dir_cache; d; d = d->next)
-		if (d->relid == RelationGetRelid(index) &&
-			d->build_stamp == meta->build_stamp && d->nsorted == meta->nsorted)
-		{
-			d->refcount++;
-			return d;
-		}
-	/* forget unused directories of this index's earlier builds */
-	for (pp = &dir_cache; *pp;)
-	{
-		d = *pp;
-		if (d->relid == RelationGetRelid(index) && d->refcount <= 0)
-		{
-			*pp = d->next;
-			pfree(d->recent);
-			pfree(d);
-		}
-		else
-			pp = &d->next;
-	}
-	if (!dir_callback_registered)
-	{
-		RegisterXactCallback(dir_xact_callback, NULL);
-		dir_callback_registered = true;
-	}
-	if (dir_cxt == NULL)
-		dir_cxt = AllocSetContextCreate(TopMemoryContext, "textfp hamming directories",
-										ALLOCSET_DEFAULT_SIZES);
-	d = MemoryContextAllocHuge(dir_cxt, sizeof(HamDir));
-	d->relid = RelationGetRelid(index);
-	d->build_stamp = meta->build_stamp;
-	d->nsorted = meta->nsorted;
-	d->refcount = 0;
-	d->npages = (uint32) ((meta->nsorted + HAM_ENTRIES_PER_PAGE - 1) / HAM_ENTRIES_PER_PAGE);
-	d->recent = MemoryContextAllocHuge(dir_cxt, sizeof(Buffer) * HAM_TABLES * (Size) d->npages);
-	memset(d->recent, 0, sizeof(Buffer) * HAM_TABLES * (Size) d->npages);
-	for (t = 0; t < HAM_TABLES; t++)
-	{
-		uint32		pos;
-
-		for (pos = 0; pos < HAM_DIR_LEN; pos += HAM_DIR_PER_PAGE)
-		{
-			Buffer		buf = ReadBuffer(index, meta->dir_start[t] + pos / HAM_DIR_PER_PAGE);
-			Page		page;
-			uint32		k = Min(HAM_DIR_PER_PAGE, HAM_DIR_LEN - pos);
-
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			if (!(HamPageGetOpaque(page)->flags & HAM_PAGE_DIR))
-				ereport(ERROR,
-						(errcode(ERRCODE_INDEX_CORRUPTED),
-						 errmsg("index \"%s\" has a damaged directory",
-								RelationGetRelationName(index)),
-						 errdetail("Block %u should be a directory page.",
-								   BufferGetBlockNumber(buf))));
-			memcpy(&d->dir[t][pos], PageGetContents(page), k * sizeof(uint32));
-			UnlockReleaseBuffer(buf);
-		}
-		if (d->dir[t][HAM_BUCKETS] != meta->nsorted)
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("index \"%s\" has a damaged directory",
-							RelationGetRelationName(index)),
-					 errdetail("Table %d counts %u entries, the metapage %llu.", t,
-							   d->dir[t][HAM_BUCKETS], (unsigned long long) meta->nsorted)));
-	}
-	d->next = dir_cache;
-	dir_cache = d;
-	d->refcount = 1;
-	return d;
-}
-
-static void
-dir_release(HamDir *d)
-{
-	if (d)
-		d->refcount--;
-}
-
-/*
- * Pin entry page "pageno" of table t.  The buffer that held the page last
- * time is tried first (ReadRecentBuffer, PostgreSQL 14+): that skips the
- * buffer mapping table, a cache miss per probe otherwise.
- */
-static Buffer
-read_entry_page(Relation index, HamDir *d, const HamMetaData *meta, int t, uint32 pageno)
-{
-	BlockNumber blk = meta->data_start[t] + pageno;
-#if PG_VERSION_NUM >= 140000
-	Buffer	   *slot = &d->recent[(Size) t * d->npages + pageno];
-
-	if (BufferIsValid(*slot) &&
-#if PG_VERSION_NUM >= 160000
-		ReadRecentBuffer(index->rd_locator, MAIN_FORKNUM, blk, *slot)
-#else
-		ReadRecentBuffer(index->rd_node, MAIN_FORKNUM, blk, *slot)
-#endif
-		)
-		return *slot;
-	*slot = ReadBuffer(index, blk);
-	return *slot;
-#else
-	return ReadBuffer(index, blk);
-#endif
-}
 
 /* ---- scan state ---- */
 
@@ -353,7 +204,7 @@ visit_bucket(IndexScanDesc scan, int t, uint32 v, uint32 lo, uint32 hi,
 			pinned = InvalidBuffer;
 		}
 		else
-			buf = read_entry_page(index, so->dir, &so->meta, t, e / HAM_ENTRIES_PER_PAGE);
+			buf = ham_read_entry_page(index, so->dir, &so->meta, t, e / HAM_ENTRIES_PER_PAGE);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		ent = (HamEntry *) PageGetContents(page);
@@ -437,7 +288,7 @@ run_probes(IndexScanDesc scan, int t, const uint32 *vals, int nv, int K)
 				char	   *a,
 						   *b;
 
-				pr->buf = read_entry_page(scan->indexRelation, so->dir, &so->meta, t,
+				pr->buf = ham_read_entry_page(scan->indexRelation, so->dir, &so->meta, t,
 										  pr->lo / HAM_ENTRIES_PER_PAGE);
 				a = (char *) &((HamEntry *) PageGetContents(BufferGetPage(pr->buf)))[first];
 				b = (char *) &((HamEntry *) PageGetContents(BufferGetPage(pr->buf)))[last];
@@ -607,9 +458,9 @@ start_scan(IndexScanDesc scan)
 		if (so->dir == NULL || so->dir->build_stamp != so->meta.build_stamp ||
 			so->dir->nsorted != so->meta.nsorted)
 		{
-			dir_release(so->dir);
+			ham_dir_release(so->dir);
 			so->dir = NULL;
-			so->dir = dir_acquire(scan->indexRelation, &so->meta);
+			so->dir = ham_dir_acquire(scan->indexRelation, &so->meta);
 		}
 	}
 	if (so->first >= 0)
@@ -852,7 +703,7 @@ hamming_endscan(IndexScanDesc scan)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
 
-	dir_release(so->dir);
+	ham_dir_release(so->dir);
 	MemoryContextDelete(so->cxt);
 	pfree(so);
 }

@@ -115,6 +115,11 @@ BEGIN
 			USING ERRCODE = '22004',
 				  DETAIL = 'new_rows may be NULL: then every row of the corpus is checked against the others.';
 	END IF;
+	IF query_search_path IS NULL THEN
+		RAISE EXCEPTION 'textfp_check_arrivals: query_search_path must not be NULL'
+			USING ERRCODE = '22004',
+				  DETAIL = 'It is the search_path with which the query new_rows is parsed: by default the caller''s.';
+	END IF;
 	IF pg_catalog.cardinality(methods) = 0 THEN
 		RAISE EXCEPTION 'textfp_check_arrivals: no method given' USING ERRCODE = '22023', DETAIL = method_list;
 	END IF;

@@ -1,0 +1,505 @@
+/*
+ * hamming_build.c -- the "hamming" index access method: build, insert,
+ * vacuum (layout in hamming.h)
+ *
+ * The build reads the heap once, permutes every fingerprint, and writes each
+ * of the four tables with one counting sort on its 16-bit chunk (the
+ * histogram is the table's directory).  Pages are written without WAL and
+ * logged whole at the end (log_newpage_range), as GIN's build does; later
+ * changes (inserts into the pending list, VACUUM's dead marks) go through
+ * generic WAL, as contrib/bloom's do.
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "access/tableam.h"
+#include "access/xloginsert.h"
+#include "catalog/index.h"
+#include "commands/vacuum.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
+
+#include "hamming.h"
+#include "textfp.h"
+
+/* ---- build ---- */
+
+typedef struct BuildItem
+{
+	uint64		p;
+	ItemPointerData tid;
+} BuildItem;
+
+typedef struct BuildState
+{
+	BuildItem  *items;
+	Size		n;
+	Size		cap;
+	BuildItem  *nulls;
+	Size		nnull;
+	Size		capnull;
+} BuildState;
+
+static void
+build_push(BuildItem **arr, Size *n, Size *cap, uint64 p, ItemPointer tid)
+{
+	if (*n == *cap)
+	{
+		Size		newcap = *cap < 1024 ? 1024 : *cap * 2;
+
+		if (newcap > MaxAllocHugeSize / sizeof(BuildItem))
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("too many rows for a hamming index")));
+		*arr = *arr ? repalloc_huge(*arr, newcap * sizeof(BuildItem)) :
+			MemoryContextAllocHuge(CurrentMemoryContext, newcap * sizeof(BuildItem));
+		*cap = newcap;
+	}
+	(*arr)[*n].p = p;
+	(*arr)[*n].tid = *tid;
+	(*n)++;
+}
+
+static void
+build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
+			   bool tupleIsAlive, void *state)
+{
+	BuildState *bs = (BuildState *) state;
+
+	if (isnull[0])
+		build_push(&bs->nulls, &bs->nnull, &bs->capnull, 0, tid);
+	else
+		build_push(&bs->items, &bs->n, &bs->cap,
+				   ham_permute((uint64) DatumGetSimhash(values[0])), tid);
+}
+
+/* Write pending-list pages holding the given items; returns head and tail. */
+static void
+write_pending(Relation index, const BuildItem *items, Size n, bool isnull,
+			  BlockNumber *head, BlockNumber *tail)
+{
+	Size		i = 0;
+	Buffer		prev = InvalidBuffer;
+
+	*head = *tail = InvalidBlockNumber;
+	while (i < n)
+	{
+		Buffer		buf = ham_new_buffer(index, MAIN_FORKNUM);
+		Page		page = BufferGetPage(buf);
+		HamPendingEntry *e;
+		uint32		k;
+
+		ham_init_page(page, HAM_PAGE_PENDING);
+		e = (HamPendingEntry *) PageGetContents(page);
+		for (k = 0; k < HAM_PENDING_PER_PAGE && i < n; k++, i++)
+		{
+			memset(&e[k], 0, sizeof(HamPendingEntry));
+			e[k].p = items[i].p;
+			e[k].tid = items[i].tid;
+			e[k].isnull = isnull ? 1 : 0;
+		}
+		((PageHeader) page)->pd_lower = (char *) &e[k] - (char *) page;
+		MarkBufferDirty(buf);
+		if (BufferIsValid(prev))
+		{
+			HamPageGetOpaque(BufferGetPage(prev))->next = BufferGetBlockNumber(buf);
+			MarkBufferDirty(prev);
+			UnlockReleaseBuffer(prev);
+		}
+		else
+			*head = BufferGetBlockNumber(buf);
+		*tail = BufferGetBlockNumber(buf);
+		prev = buf;
+	}
+	if (BufferIsValid(prev))
+		UnlockReleaseBuffer(prev);
+}
+
+/*
+ * Write table t: a counting sort of items on chunk t into tmp, the
+ * directory pages, then the entry pages.
+ */
+static void
+write_table(Relation index, const BuildItem *items, BuildItem *tmp, Size n,
+			int t, uint32 *dir, HamMetaData *meta)
+{
+	Size		i;
+	uint32		v;
+	Size		pos;
+
+	memset(dir, 0, sizeof(uint32) * HAM_DIR_LEN);
+	for (i = 0; i < n; i++)
+		dir[ham_chunk(items[i].p, t) + 1]++;
+	for (v = 0; v < HAM_BUCKETS; v++)
+		dir[v + 1] += dir[v];
+	/* scatter, using dir[v] as the next free slot, then restore it */
+	for (i = 0; i < n; i++)
+	{
+		uint32		c = ham_chunk(items[i].p, t);
+
+		tmp[dir[c]++] = items[i];
+		if ((i & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	for (v = HAM_BUCKETS; v > 0; v--)
+		dir[v] = dir[v - 1];
+	dir[0] = 0;
+
+	/* directory pages */
+	for (pos = 0; pos < HAM_DIR_LEN; pos += HAM_DIR_PER_PAGE)
+	{
+		Buffer		buf = ham_new_buffer(index, MAIN_FORKNUM);
+		Page		page = BufferGetPage(buf);
+		Size		k = Min((Size) HAM_DIR_PER_PAGE, HAM_DIR_LEN - pos);
+
+		ham_init_page(page, HAM_PAGE_DIR);
+		memcpy(PageGetContents(page), dir + pos, k * sizeof(uint32));
+		((PageHeader) page)->pd_lower =
+			(char *) PageGetContents(page) + k * sizeof(uint32) - (char *) page;
+		if (pos == 0)
+			meta->dir_start[t] = BufferGetBlockNumber(buf);
+		MarkBufferDirty(buf);
+		UnlockReleaseBuffer(buf);
+	}
+
+	/* entry pages */
+	meta->data_start[t] = InvalidBlockNumber;
+	for (pos = 0; pos < n; pos += HAM_ENTRIES_PER_PAGE)
+	{
+		Buffer		buf = ham_new_buffer(index, MAIN_FORKNUM);
+		Page		page = BufferGetPage(buf);
+		HamEntry   *e = (HamEntry *) PageGetContents(page);
+		Size		k,
+					cnt = Min((Size) HAM_ENTRIES_PER_PAGE, n - pos);
+
+		ham_init_page(page, HAM_PAGE_DATA);
+		for (k = 0; k < cnt; k++)
+		{
+			uint64		r = ham_rest(tmp[pos + k].p, t);
+
+			e[k].rest[0] = (uint16) r;
+			e[k].rest[1] = (uint16) (r >> 16);
+			e[k].rest[2] = (uint16) (r >> 32);
+			e[k].tid = tmp[pos + k].tid;
+		}
+		((PageHeader) page)->pd_lower = (char *) &e[cnt] - (char *) page;
+		if (pos == 0)
+			meta->data_start[t] = BufferGetBlockNumber(buf);
+		MarkBufferDirty(buf);
+		UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+IndexBuildResult *
+hamming_build(Relation heap, Relation index, IndexInfo *indexInfo)
+{
+	IndexBuildResult *result;
+	BuildState	bs;
+	HamMetaData meta;
+	Buffer		metabuf;
+	double		reltuples;
+	MemoryContext cxt,
+				old;
+	int			t;
+
+	if (RelationGetNumberOfBlocks(index) != 0)
+		elog(ERROR, "index \"%s\" already contains data",
+			 RelationGetRelationName(index));
+
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "hamming build",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	memset(&bs, 0, sizeof(bs));
+
+	/* block 0: the metapage, filled in last */
+	metabuf = ham_new_buffer(index, MAIN_FORKNUM);
+	Assert(BufferGetBlockNumber(metabuf) == HAM_METAPAGE_BLKNO);
+	UnlockReleaseBuffer(metabuf);
+
+	reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
+									   build_callback, (void *) &bs, NULL);
+
+	ham_empty_meta(&meta);
+	meta.build_stamp = (int64) GetCurrentTimestamp();
+	meta.nsorted = bs.n;
+	if (bs.n > 0)
+	{
+		BuildItem  *tmp = MemoryContextAllocHuge(cxt, bs.n * sizeof(BuildItem));
+		uint32	   *dir = palloc(sizeof(uint32) * HAM_DIR_LEN);
+
+		if (bs.n > (Size) PG_UINT32_MAX - 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("too many rows for a hamming index"),
+					 errdetail("A hamming index holds at most 4294967294 non-NULL keys.")));
+		for (t = 0; t < HAM_TABLES; t++)
+			write_table(index, bs.items, tmp, bs.n, t, dir, &meta);
+	}
+	if (bs.nnull > 0)
+	{
+		write_pending(index, bs.nulls, bs.nnull, true,
+					  &meta.pending_head, &meta.pending_tail);
+		meta.npending = bs.nnull;
+	}
+
+	metabuf = ReadBuffer(index, HAM_METAPAGE_BLKNO);
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+	ham_init_meta_page(BufferGetPage(metabuf), &meta);
+	MarkBufferDirty(metabuf);
+	UnlockReleaseBuffer(metabuf);
+
+	if (RelationNeedsWAL(index))
+		log_newpage_range(index, MAIN_FORKNUM, 0,
+						  RelationGetNumberOfBlocks(index), true);
+
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+
+	result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));
+	result->heap_tuples = reltuples;
+	result->index_tuples = (double) (bs.n + bs.nnull);
+	return result;
+}
+
+void
+hamming_buildempty(Relation index)
+{
+	Buffer		buf = ham_new_buffer(index, INIT_FORKNUM);
+	HamMetaData meta;
+
+	ham_empty_meta(&meta);
+	START_CRIT_SECTION();
+	ham_init_meta_page(BufferGetPage(buf), &meta);
+	MarkBufferDirty(buf);
+	log_newpage_buffer(buf, true);
+	END_CRIT_SECTION();
+	UnlockReleaseBuffer(buf);
+}
+
+/* ---- insert: append to the pending list ---- */
+
+bool
+hamming_insert(Relation index, Datum *values, bool *isnull,
+			   ItemPointer ht_ctid, Relation heapRel,
+			   IndexUniqueCheck checkUnique,
+#if PG_VERSION_NUM >= 140000
+			   bool indexUnchanged,
+#endif
+			   IndexInfo *indexInfo)
+{
+	Buffer		metabuf,
+				tailbuf = InvalidBuffer,
+				newbuf = InvalidBuffer;
+	GenericXLogState *state;
+	Page		metapage;
+	HamMetaData *meta;
+	HamPendingEntry entry;
+	Page		target;
+	PageHeader	hdr;
+
+	memset(&entry, 0, sizeof(entry));
+	entry.isnull = isnull[0] ? 1 : 0;
+	entry.p = isnull[0] ? 0 : ham_permute((uint64) DatumGetSimhash(values[0]));
+	entry.tid = *ht_ctid;
+
+	metabuf = ReadBuffer(index, HAM_METAPAGE_BLKNO);
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+	ham_check_meta(index, BufferGetPage(metabuf));
+	meta = HamPageGetMeta(BufferGetPage(metabuf));
+
+	if (meta->pending_tail != InvalidBlockNumber)
+	{
+		tailbuf = ReadBuffer(index, meta->pending_tail);
+		LockBuffer(tailbuf, BUFFER_LOCK_EXCLUSIVE);
+		hdr = (PageHeader) BufferGetPage(tailbuf);
+		if ((hdr->pd_lower - MAXALIGN(SizeOfPageHeaderData)) / sizeof(HamPendingEntry) >=
+			HAM_PENDING_PER_PAGE)
+			newbuf = ham_new_buffer(index, MAIN_FORKNUM);
+	}
+	else
+		newbuf = ham_new_buffer(index, MAIN_FORKNUM);
+
+	state = GenericXLogStart(index);
+	metapage = GenericXLogRegisterBuffer(state, metabuf, 0);
+	meta = HamPageGetMeta(metapage);
+	if (BufferIsValid(newbuf))
+	{
+		target = GenericXLogRegisterBuffer(state, newbuf, GENERIC_XLOG_FULL_IMAGE);
+		ham_init_page(target, HAM_PAGE_PENDING);
+		if (BufferIsValid(tailbuf))
+		{
+			Page		tail = GenericXLogRegisterBuffer(state, tailbuf, 0);
+
+			HamPageGetOpaque(tail)->next = BufferGetBlockNumber(newbuf);
+		}
+		else
+			meta->pending_head = BufferGetBlockNumber(newbuf);
+		meta->pending_tail = BufferGetBlockNumber(newbuf);
+	}
+	else
+		target = GenericXLogRegisterBuffer(state, tailbuf, 0);
+
+	hdr = (PageHeader) target;
+	memcpy((char *) target + hdr->pd_lower, &entry, sizeof(entry));
+	hdr->pd_lower += sizeof(entry);
+	meta->npending++;
+	GenericXLogFinish(state);
+
+	if (BufferIsValid(newbuf))
+		UnlockReleaseBuffer(newbuf);
+	if (BufferIsValid(tailbuf))
+		UnlockReleaseBuffer(tailbuf);
+	UnlockReleaseBuffer(metabuf);
+	return false;
+}
+
+/* ---- vacuum ---- */
+
+/*
+ * Mark dead the entries of one page whose TIDs the callback names; returns
+ * the number of live entries left.  live_only: count without changing.
+ */
+static uint64
+vacuum_page(Relation index, BlockNumber blk, bool pending,
+			IndexBulkDeleteCallback callback, void *cb_state,
+			BufferAccessStrategy strategy, double *removed, BlockNumber *next)
+{
+	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
+	Page		page;
+	uint32		n,
+				k;
+	size_t		esize = pending ? sizeof(HamPendingEntry) : sizeof(HamEntry);
+	uint64		live = 0;
+	bool		any = false;
+
+	LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	n = (((PageHeader) page)->pd_lower - MAXALIGN(SizeOfPageHeaderData)) / esize;
+	if (next)
+		*next = HamPageGetOpaque(page)->next;
+	/* first pass: find out whether anything is to be marked */
+	for (k = 0; k < n; k++)
+	{
+		ItemPointer tid = pending ?
+		&((HamPendingEntry *) PageGetContents(page))[k].tid :
+		&((HamEntry *) PageGetContents(page))[k].tid;
+
+		if (ham_tid_dead(tid))
+			continue;
+		if (callback && callback(tid, cb_state))
+			any = true;
+		else
+			live++;
+	}
+	if (any)
+	{
+		GenericXLogState *state = GenericXLogStart(index);
+		Page		wpage = GenericXLogRegisterBuffer(state, buf, 0);
+
+		for (k = 0; k < n; k++)
+		{
+			ItemPointer tid = pending ?
+			&((HamPendingEntry *) PageGetContents(wpage))[k].tid :
+			&((HamEntry *) PageGetContents(wpage))[k].tid;
+
+			if (!ham_tid_dead(tid) && callback(tid, cb_state))
+			{
+				tid->ip_posid = InvalidOffsetNumber;
+				*removed += 1;
+			}
+		}
+		GenericXLogFinish(state);
+	}
+	UnlockReleaseBuffer(buf);
+	return live;
+}
+
+/*
+ * Walk the index: every table of the sorted part (callback set) or only
+ * table 0 (counting), and the pending list.  Returns the live rows.
+ */
+static double
+vacuum_walk(IndexVacuumInfo *info, IndexBulkDeleteCallback callback,
+			void *cb_state, double *removed)
+{
+	Relation	index = info->index;
+	HamMetaData meta;
+	double		live = 0,
+				rm_sorted = 0,
+				rm_pending = 0;
+	int			t;
+	BlockNumber blk;
+
+	ham_read_meta(index, &meta);
+	for (t = 0; t < (callback ? HAM_TABLES : 1); t++)
+	{
+		BlockNumber npages;
+		double		rm = 0;
+		double		lv = 0;
+
+		if (meta.nsorted == 0)
+			break;
+		npages = (BlockNumber) ((meta.nsorted + HAM_ENTRIES_PER_PAGE - 1) /
+								HAM_ENTRIES_PER_PAGE);
+		for (blk = 0; blk < npages; blk++)
+		{
+			vacuum_delay_point();
+			lv += vacuum_page(index, meta.data_start[t] + blk, false, callback,
+							  cb_state, info->strategy, &rm, NULL);
+		}
+		/* every table holds the same rows: count them once */
+		if (t == 0)
+		{
+			live += lv;
+			rm_sorted = rm;
+		}
+	}
+	blk = meta.pending_head;
+	while (blk != InvalidBlockNumber)
+	{
+		BlockNumber next;
+
+		vacuum_delay_point();
+		live += vacuum_page(index, blk, true, callback, cb_state,
+							info->strategy, &rm_pending, &next);
+		blk = next;
+	}
+	*removed += rm_sorted + rm_pending;
+	return live;
+}
+
+IndexBulkDeleteResult *
+hamming_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
+				   IndexBulkDeleteCallback callback, void *callback_state)
+{
+	double		removed = 0;
+
+	if (stats == NULL)
+		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
+	stats->num_index_tuples = vacuum_walk(info, callback, callback_state, &removed);
+	stats->tuples_removed += removed;
+	stats->num_pages = RelationGetNumberOfBlocks(info->index);
+	stats->estimated_count = false;
+	return stats;
+}
+
+IndexBulkDeleteResult *
+hamming_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
+{
+	double		removed = 0;
+
+	if (info->analyze_only)
+		return stats;
+	if (stats == NULL)
+	{
+		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
+		stats->num_index_tuples = vacuum_walk(info, NULL, NULL, &removed);
+		stats->estimated_count = false;
+	}
+	stats->num_pages = RelationGetNumberOfBlocks(info->index);
+	return stats;
+}
