@@ -131,4 +131,4 @@ FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::re
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'
 WHERE (p.provolatile <> 'i' OR NOT p.proisstrict OR p.proparallel <> 's')
   AND NOT 'internal'::regtype = ANY (p.proargtypes) AND p.prorettype <> 'internal'::regtype
-ORDER BY 1;
+ORDER BY 1, 2, 3, 4;

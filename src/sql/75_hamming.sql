@@ -7,15 +7,24 @@
 CREATE FUNCTION @extschema@.hamming_handler(internal) RETURNS index_am_handler
 	AS 'MODULE_PATHNAME', 'hamming_handler'
 	LANGUAGE C;
-CREATE ACCESS METHOD hamming TYPE INDEX HANDLER @extschema@.hamming_handler;
-COMMENT ON ACCESS METHOD hamming IS
-	'textfp: exact Hamming radius search and nearest neighbours of simhash64 fingerprints';
 
-CREATE OPERATOR CLASS @extschema@.simhash64_hamming_ops
-	DEFAULT FOR TYPE @extschema@.simhash64 USING hamming AS
-	OPERATOR 1 @extschema@.<@ (@extschema@.simhash64, @extschema@.simhash64_ball),
-	OPERATOR 15 @extschema@.<-> (@extschema@.simhash64, @extschema@.simhash64)
-		FOR ORDER BY pg_catalog.integer_ops;
+-- The access method and its operator class need PostgreSQL 15 or later: up
+-- to 14 only a superuser may drop an access method, so the non-superuser
+-- owner of this trusted extension could not drop it.
+DO $do$
+BEGIN
+	IF pg_catalog.current_setting('server_version_num')::int4 >= 150000 THEN
+		EXECUTE $sql$CREATE ACCESS METHOD hamming TYPE INDEX HANDLER @extschema@.hamming_handler$sql$;
+		EXECUTE $sql$COMMENT ON ACCESS METHOD hamming IS
+			'textfp: exact Hamming radius search and nearest neighbours of simhash64 fingerprints'$sql$;
+		EXECUTE $sql$CREATE OPERATOR CLASS @extschema@.simhash64_hamming_ops
+			DEFAULT FOR TYPE @extschema@.simhash64 USING hamming AS
+			OPERATOR 1 @extschema@.<@ (@extschema@.simhash64, @extschema@.simhash64_ball),
+			OPERATOR 15 @extschema@.<-> (@extschema@.simhash64, @extschema@.simhash64)
+				FOR ORDER BY pg_catalog.integer_ops$sql$;
+	END IF;
+END
+$do$;
 
 CREATE FUNCTION @extschema@.hamming_index_stats(index regclass,
 	OUT sorted_rows bigint, OUT pending_rows bigint, OUT pending_pages bigint)

@@ -17,6 +17,8 @@ my $node = PostgreSQL::Test::Cluster->new('primary');
 $node->init(allows_streaming => 1);
 $node->append_conf('postgresql.conf', "max_connections = 30\njit = off\n");
 $node->start;
+plan skip_all => 'the hamming access method needs PostgreSQL 15 or later'
+	if $node->safe_psql('postgres', 'SHOW server_version_num') < 150000;
 
 $node->safe_psql('postgres', q{
 CREATE EXTENSION textfp;
