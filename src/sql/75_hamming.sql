@@ -13,7 +13,7 @@ CREATE FUNCTION @extschema@.hamming_handler(internal) RETURNS index_am_handler
 -- owner of this trusted extension could not drop it.
 DO $do$
 BEGIN
-	IF pg_catalog.current_setting('server_version_num')::int4 >= 150000 THEN
+	IF pg_catalog.current_setting('server_version_num')::int4 OPERATOR(pg_catalog.>=) 150000 THEN
 		EXECUTE $sql$CREATE ACCESS METHOD hamming TYPE INDEX HANDLER @extschema@.hamming_handler$sql$;
 		EXECUTE $sql$COMMENT ON ACCESS METHOD hamming IS
 			'textfp: exact Hamming radius search and nearest neighbours of simhash64 fingerprints'$sql$;
