@@ -6,12 +6,9 @@
  */
 #include "postgres.h"
 
-#include "access/generic_xlog.h"
 #include "access/htup_details.h"
 #include "access/genam.h"
 #include "access/reloptions.h"
-#include "access/tableam.h"
-#include "access/xloginsert.h"
 #include "catalog/index.h"
 #include "catalog/pg_amop.h"
 #include "catalog/pg_amproc.h"
@@ -21,17 +18,14 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
-#include "storage/indexfsm.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
 #include "utils/lsyscache.h"
-#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
-#include "utils/timestamp.h"
 
 #include "hamming.h"
 #include "simhash_index.h"
@@ -156,8 +150,7 @@ ham_init_meta_page(Page page, const HamMetaData *meta)
 {
 	ham_init_page(page, HAM_PAGE_META);
 	memcpy(HamPageGetMeta(page), meta, sizeof(HamMetaData));
-	((PageHeader) page)->pd_lower =
-		(char *) HamPageGetMeta(page) + sizeof(HamMetaData) - (char *) page;
+	ham_page_set_end(page, (char *) HamPageGetMeta(page) + sizeof(HamMetaData));
 }
 
 void

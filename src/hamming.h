@@ -96,6 +96,27 @@ typedef struct HamPendingEntry
 	((HamPageOpaqueData *) PageGetSpecialPointer(page))
 #define HamPageGetMeta(page)	((HamMetaData *) PageGetContents(page))
 
+/* entries of esize bytes on a page: they run from the contents to pd_lower */
+static inline uint32
+ham_page_nentries(Page page, Size esize)
+{
+	return (uint32) ((((PageHeader) page)->pd_lower - MAXALIGN(SizeOfPageHeaderData)) / esize);
+}
+
+/* the page's contents end at "end" */
+static inline void
+ham_page_set_end(Page page, const void *end)
+{
+	((PageHeader) page)->pd_lower = (LocationIndex) ((const char *) end - (const char *) page);
+}
+
+/* entry pages of each table of a sorted part of nsorted rows */
+static inline uint32
+ham_entry_pages(uint64 nsorted)
+{
+	return (uint32) ((nsorted + HAM_ENTRIES_PER_PAGE - 1) / HAM_ENTRIES_PER_PAGE);
+}
+
 static inline bool
 ham_tid_dead(const ItemPointerData *tid)
 {

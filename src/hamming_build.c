@@ -101,7 +101,7 @@ write_pending(Relation index, const BuildItem *items, Size n, bool isnull,
 			e[k].tid = items[i].tid;
 			e[k].isnull = isnull ? 1 : 0;
 		}
-		((PageHeader) page)->pd_lower = (char *) &e[k] - (char *) page;
+		ham_page_set_end(page, &e[k]);
 		MarkBufferDirty(buf);
 		if (BufferIsValid(prev))
 		{
@@ -157,8 +157,7 @@ write_table(Relation index, const BuildItem *items, BuildItem *tmp, Size n,
 
 		ham_init_page(page, HAM_PAGE_DIR);
 		memcpy(PageGetContents(page), dir + pos, k * sizeof(uint32));
-		((PageHeader) page)->pd_lower =
-			(char *) PageGetContents(page) + k * sizeof(uint32) - (char *) page;
+		ham_page_set_end(page, (char *) PageGetContents(page) + k * sizeof(uint32));
 		if (pos == 0)
 			meta->dir_start[t] = BufferGetBlockNumber(buf);
 		MarkBufferDirty(buf);
@@ -185,7 +184,7 @@ write_table(Relation index, const BuildItem *items, BuildItem *tmp, Size n,
 			e[k].rest[2] = (uint16) (r >> 32);
 			e[k].tid = tmp[pos + k].tid;
 		}
-		((PageHeader) page)->pd_lower = (char *) &e[cnt] - (char *) page;
+		ham_page_set_end(page, &e[cnt]);
 		if (pos == 0)
 			meta->data_start[t] = BufferGetBlockNumber(buf);
 		MarkBufferDirty(buf);
@@ -228,14 +227,16 @@ hamming_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	meta.nsorted = bs.n;
 	if (bs.n > 0)
 	{
-		BuildItem  *tmp = MemoryContextAllocHuge(cxt, bs.n * sizeof(BuildItem));
-		uint32	   *dir = palloc(sizeof(uint32) * HAM_DIR_LEN);
+		BuildItem  *tmp;
+		uint32	   *dir;
 
 		if (bs.n > (Size) PG_UINT32_MAX - 1)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("too many rows for a hamming index"),
 					 errdetail("A hamming index holds at most 4294967294 non-NULL keys.")));
+		tmp = MemoryContextAllocHuge(cxt, bs.n * sizeof(BuildItem));
+		dir = palloc(sizeof(uint32) * HAM_DIR_LEN);
 		for (t = 0; t < HAM_TABLES; t++)
 			write_table(index, bs.items, tmp, bs.n, t, dir, &meta);
 	}
@@ -299,7 +300,7 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 	HamMetaData *meta;
 	HamPendingEntry entry;
 	Page		target;
-	PageHeader	hdr;
+	char	   *end;
 
 	memset(&entry, 0, sizeof(entry));
 	entry.isnull = isnull[0] ? 1 : 0;
@@ -315,8 +316,7 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 	{
 		tailbuf = ReadBuffer(index, meta->pending_tail);
 		LockBuffer(tailbuf, BUFFER_LOCK_EXCLUSIVE);
-		hdr = (PageHeader) BufferGetPage(tailbuf);
-		if ((hdr->pd_lower - MAXALIGN(SizeOfPageHeaderData)) / sizeof(HamPendingEntry) >=
+		if (ham_page_nentries(BufferGetPage(tailbuf), sizeof(HamPendingEntry)) >=
 			HAM_PENDING_PER_PAGE)
 			newbuf = ham_new_buffer(index, MAIN_FORKNUM);
 	}
@@ -343,9 +343,9 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 	else
 		target = GenericXLogRegisterBuffer(state, tailbuf, 0);
 
-	hdr = (PageHeader) target;
-	memcpy((char *) target + hdr->pd_lower, &entry, sizeof(entry));
-	hdr->pd_lower += sizeof(entry);
+	end = (char *) target + ((PageHeader) target)->pd_lower;
+	memcpy(end, &entry, sizeof(entry));
+	ham_page_set_end(target, end + sizeof(entry));
 	meta->npending++;
 	GenericXLogFinish(state);
 
@@ -359,9 +359,18 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 
 /* ---- vacuum ---- */
 
+/* the TID of entry k of a pending-list or an entry page */
+static inline ItemPointer
+entry_tid(Page page, uint32 k, bool pending)
+{
+	return pending ? &((HamPendingEntry *) PageGetContents(page))[k].tid :
+		&((HamEntry *) PageGetContents(page))[k].tid;
+}
+
 /*
- * Mark dead the entries of one page whose TIDs the callback names; returns
- * the number of live entries left.  live_only: count without changing.
+ * Mark dead the entries of one page whose TIDs the callback names, and
+ * count them in *removed; returns the number of live entries left.  Without
+ * a callback (VACUUM's cleanup-only call) it only counts.
  */
 static uint64
 vacuum_page(Relation index, BlockNumber blk, bool pending,
@@ -371,48 +380,38 @@ vacuum_page(Relation index, BlockNumber blk, bool pending,
 	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
 	Page		page;
 	uint32		n,
-				k;
-	size_t		esize = pending ? sizeof(HamPendingEntry) : sizeof(HamEntry);
+				k,
+				ndead = 0;
 	uint64		live = 0;
-	bool		any = false;
+
+	/* positions of the entries to mark (HamEntry is the smaller entry) */
+	uint16		dead[HAM_ENTRIES_PER_PAGE];
 
 	LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	n = (((PageHeader) page)->pd_lower - MAXALIGN(SizeOfPageHeaderData)) / esize;
+	n = ham_page_nentries(page, pending ? sizeof(HamPendingEntry) : sizeof(HamEntry));
 	if (next)
 		*next = HamPageGetOpaque(page)->next;
-	/* first pass: find out whether anything is to be marked */
 	for (k = 0; k < n; k++)
 	{
-		ItemPointer tid = pending ?
-		&((HamPendingEntry *) PageGetContents(page))[k].tid :
-		&((HamEntry *) PageGetContents(page))[k].tid;
+		ItemPointer tid = entry_tid(page, k, pending);
 
 		if (ham_tid_dead(tid))
 			continue;
 		if (callback && callback(tid, cb_state))
-			any = true;
+			dead[ndead++] = (uint16) k;
 		else
 			live++;
 	}
-	if (any)
+	if (ndead > 0)
 	{
 		GenericXLogState *state = GenericXLogStart(index);
 		Page		wpage = GenericXLogRegisterBuffer(state, buf, 0);
 
-		for (k = 0; k < n; k++)
-		{
-			ItemPointer tid = pending ?
-			&((HamPendingEntry *) PageGetContents(wpage))[k].tid :
-			&((HamEntry *) PageGetContents(wpage))[k].tid;
-
-			if (!ham_tid_dead(tid) && callback(tid, cb_state))
-			{
-				tid->ip_posid = InvalidOffsetNumber;
-				*removed += 1;
-			}
-		}
+		for (k = 0; k < ndead; k++)
+			entry_tid(wpage, dead[k], pending)->ip_posid = InvalidOffsetNumber;
 		GenericXLogFinish(state);
+		*removed += ndead;
 	}
 	UnlockReleaseBuffer(buf);
 	return live;
@@ -443,8 +442,7 @@ vacuum_walk(IndexVacuumInfo *info, IndexBulkDeleteCallback callback,
 
 		if (meta.nsorted == 0)
 			break;
-		npages = (BlockNumber) ((meta.nsorted + HAM_ENTRIES_PER_PAGE - 1) /
-								HAM_ENTRIES_PER_PAGE);
+		npages = ham_entry_pages(meta.nsorted);
 		for (blk = 0; blk < npages; blk++)
 		{
 			vacuum_delay_point();

@@ -72,7 +72,7 @@ ham_dir_acquire(Relation index, const HamMetaData *meta)
 	d->build_stamp = meta->build_stamp;
 	d->nsorted = meta->nsorted;
 	d->refcount = 0;
-	d->npages = (uint32) ((meta->nsorted + HAM_ENTRIES_PER_PAGE - 1) / HAM_ENTRIES_PER_PAGE);
+	d->npages = ham_entry_pages(meta->nsorted);
 	d->recent = MemoryContextAllocHuge(dir_cxt, sizeof(Buffer) * HAM_TABLES * (Size) d->npages);
 	memset(d->recent, 0, sizeof(Buffer) * HAM_TABLES * (Size) d->npages);
 	for (t = 0; t < HAM_TABLES; t++)

@@ -96,12 +96,6 @@ typedef struct HamScanOpaque
 	uint32		nullpos;
 } HamScanOpaque;
 
-static inline int
-popcount64(uint64 x)
-{
-	return tfp_popcount64(x);
-}
-
 /* the bit counts of the four 16-bit lanes of x, one per lane (SWAR) */
 static inline uint64
 lane_counts(uint64 x)
@@ -135,26 +129,18 @@ list_add(HamScanOpaque *so, int d, uint64 p, const ItemPointerData *tid)
 	l->n++;
 }
 
+/* a row at distance d from q is kept in this pass: inside the window, and the quals hold */
 static inline bool
-quals_pass(const HamScanOpaque *so, uint64 p)
+row_kept(const HamScanOpaque *so, int d, uint64 p)
 {
 	int			i;
 
+	if (d > so->cap || d <= so->lo_cap)
+		return false;
 	for (i = 0; i < so->nquals; i++)
-		if (popcount64(p ^ so->quals[i].center) > so->quals[i].radius)
+		if (tfp_hamming64(p, so->quals[i].center) > so->quals[i].radius)
 			return false;
 	return true;
-}
-
-/* the quals' verdict on a row, and its distance to q if it passes */
-static inline int
-row_distance(const HamScanOpaque *so, uint64 p)
-{
-	int			d = popcount64(p ^ so->q);
-
-	if (d > so->cap || d <= so->lo_cap || !quals_pass(so, p))
-		return -1;
-	return d;
 }
 
 /*
@@ -176,17 +162,46 @@ lanes_key(uint64 lanes)
 }
 
 /*
- * Visit the entries [lo, hi) of table t, whose chunk is v; keep those for
- * which accept_key(key) holds: key == K (a round) or key > K (full scan).
+ * Entries [from, to) of a page of table t, whose chunk is v: keep the rows
+ * met in round K (key == K), or, in the full scan, those not met in rounds
+ * 0..K (key > K).
+ */
+static void
+keep_entries(HamScanOpaque *so, const HamEntry *ent, uint32 from, uint32 to,
+			 uint32 v, int t, int K, bool full)
+{
+	uint32		k;
+
+	for (k = from; k < to; k++)
+	{
+		uint64		p,
+					lanes;
+		int			key,
+					d;
+
+		if (ham_tid_dead(&ent[k].tid))
+			continue;
+		p = ham_unrest(ham_entry_rest(&ent[k]), v, t);
+		lanes = lane_counts(p ^ so->q);
+		key = lanes_key(lanes);
+		if (full ? key <= K : key != K)
+			continue;
+		d = (int) ((lanes * UINT64CONST(0x0001000100010001)) >> 48);
+		if (row_kept(so, d, p))
+			list_add(so, d, p, &ent[k].tid);
+	}
+}
+
+/*
+ * Visit the bucket [lo, hi) of table t, whose chunk is v, in round K.
  * pinned: the page of entry lo, already pinned by the caller (or invalid);
  * this function releases it.
  */
 static void
 visit_bucket(IndexScanDesc scan, int t, uint32 v, uint32 lo, uint32 hi,
-			 int K, bool full, Buffer pinned)
+			 int K, Buffer pinned)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
-	Relation	index = scan->indexRelation;
 	uint32		e = lo;
 
 	while (e < hi)
@@ -194,9 +209,6 @@ visit_bucket(IndexScanDesc scan, int t, uint32 v, uint32 lo, uint32 hi,
 		uint32		first = e % HAM_ENTRIES_PER_PAGE;
 		uint32		last = Min(HAM_ENTRIES_PER_PAGE, first + (hi - e));
 		Buffer		buf;
-		Page		page;
-		HamEntry   *ent;
-		uint32		k;
 
 		if (BufferIsValid(pinned))
 		{
@@ -204,36 +216,54 @@ visit_bucket(IndexScanDesc scan, int t, uint32 v, uint32 lo, uint32 hi,
 			pinned = InvalidBuffer;
 		}
 		else
-			buf = ham_read_entry_page(index, so->dir, &so->meta, t, e / HAM_ENTRIES_PER_PAGE);
+			buf = ham_read_entry_page(scan->indexRelation, so->dir, &so->meta, t,
+									  e / HAM_ENTRIES_PER_PAGE);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		ent = (HamEntry *) PageGetContents(page);
-		for (k = first; k < last; k++)
-		{
-			uint64		p;
-			int			key,
-						d;
-
-			uint64		lanes;
-
-			if (ham_tid_dead(&ent[k].tid))
-				continue;
-			p = ham_unrest(ham_entry_rest(&ent[k]), v, t);
-			lanes = lane_counts(p ^ so->q);
-			key = lanes_key(lanes);
-			if (full ? key <= K : key != K)
-				continue;
-			d = (int) ((lanes * UINT64CONST(0x0001000100010001)) >> 48);
-			if (d > so->cap || d <= so->lo_cap ||
-				(so->nquals > 0 && !quals_pass(so, p)))
-				continue;
-			list_add(so, d, p, &ent[k].tid);
-		}
+		keep_entries(so, (HamEntry *) PageGetContents(BufferGetPage(buf)),
+					 first, last, v, t, K, false);
 		UnlockReleaseBuffer(buf);
 		e += last - first;
 	}
 	if (BufferIsValid(pinned))
 		ReleaseBuffer(pinned);
+}
+
+/*
+ * The full scan: table 0 page by page, each page read once, keeping every
+ * row not met in rounds 0..K; the directory gives each entry's chunk.
+ */
+static void
+full_scan(IndexScanDesc scan, int K)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	const uint32 *dir = so->dir->dir[0];
+	uint32		npages = ham_entry_pages(so->meta.nsorted);
+	uint32		pg,
+				v = 0;
+
+	for (pg = 0; pg < npages; pg++)
+	{
+		uint32		base = pg * HAM_ENTRIES_PER_PAGE;
+		uint32		end = (uint32) Min((uint64) base + HAM_ENTRIES_PER_PAGE, so->meta.nsorted);
+		uint32		e = base;
+		Buffer		buf = ham_read_entry_page(scan->indexRelation, so->dir, &so->meta, 0, pg);
+		const HamEntry *ent;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		ent = (HamEntry *) PageGetContents(BufferGetPage(buf));
+		while (e < end)
+		{
+			uint32		run_end;
+
+			while (dir[v + 1] <= e)
+				v++;
+			run_end = Min(dir[v + 1], end);
+			keep_entries(so, ent, e - base, run_end - base, v, 0, K, true);
+			e = run_end;
+		}
+		UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
+	}
 }
 
 /*
@@ -269,7 +299,7 @@ run_probes(IndexScanDesc scan, int t, const uint32 *vals, int nv, int K)
 			HamProbe   *pr = &ring[(i - HAM_LOOKAHEAD) % HAM_LOOKAHEAD];
 
 			if (pr->lo < pr->hi)
-				visit_bucket(scan, t, pr->v, pr->lo, pr->hi, K, false, pr->buf);
+				visit_bucket(scan, t, pr->v, pr->lo, pr->hi, K, pr->buf);
 			if ((i & 63) == 0)
 				CHECK_FOR_INTERRUPTS();
 		}
@@ -327,17 +357,8 @@ advance(IndexScanDesc scan)
 		(HAM_PROBE_COST + (double) so->meta.nsorted / HAM_BUCKETS) >
 		(double) so->meta.nsorted)
 	{
-		/* the full scan: table 0, every row not met in rounds 0..K-1 */
-		uint32		v;
-
-		for (v = 0; v < HAM_BUCKETS; v++)
-		{
-			if (so->dir->dir[0][v] < so->dir->dir[0][v + 1])
-				visit_bucket(scan, 0, v, so->dir->dir[0][v], so->dir->dir[0][v + 1],
-							 so->K, true, InvalidBuffer);
-			if ((v & 255) == 0)
-				CHECK_FOR_INTERRUPTS();
-		}
+		/* every row not met in rounds 0..K-1 */
+		full_scan(scan, so->K);
 		so->full = true;
 		return;
 	}
@@ -386,8 +407,7 @@ read_pending(IndexScanDesc scan, bool with_nulls)
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		ent = (HamPendingEntry *) PageGetContents(page);
-		n = (((PageHeader) page)->pd_lower - MAXALIGN(SizeOfPageHeaderData)) /
-			sizeof(HamPendingEntry);
+		n = ham_page_nentries(page, sizeof(HamPendingEntry));
 		for (k = 0; k < n; k++)
 		{
 			if (ham_tid_dead(&ent[k].tid))
@@ -407,9 +427,9 @@ read_pending(IndexScanDesc scan, bool with_nulls)
 			}
 			else
 			{
-				int			d = row_distance(so, ent[k].p);
+				int			d = tfp_hamming64(ent[k].p, so->q);
 
-				if (d >= 0)
+				if (row_kept(so, d, ent[k].p))
 					list_add(so, d, ent[k].p, &ent[k].tid);
 			}
 		}
@@ -583,8 +603,8 @@ cmp_secondary(const void *a, const void *b, void *arg)
 
 		if (so->onull[i])
 			continue;
-		dx = popcount64(x->p ^ so->oq[i]);
-		dy = popcount64(y->p ^ so->oq[i]);
+		dx = tfp_hamming64(x->p, so->oq[i]);
+		dy = tfp_hamming64(y->p, so->oq[i]);
 		if (dx != dy)
 			return dx < dy ? -1 : 1;
 	}
@@ -606,7 +626,7 @@ set_orderby(IndexScanDesc scan, const HamItem *it)
 		}
 		else
 		{
-			scan->xs_orderbyvals[i] = Int32GetDatum(popcount64(it->p ^ so->oq[i]));
+			scan->xs_orderbyvals[i] = Int32GetDatum(tfp_hamming64(it->p, so->oq[i]));
 			scan->xs_orderbynulls[i] = false;
 		}
 	}
