@@ -21,7 +21,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
 SECS=${HAMMING_SECONDS:-15}
-LAYOUTS=${HAMMING_LAYOUTS:-blocks=5}
+LAYOUTS=${HAMMING_LAYOUTS-blocks=5}
 export TFP_PG_CONF="${TFP_PG_CONF:-}
 shared_buffers = 2GB
 maintenance_work_mem = ${HAMMING_MWM:-1GB}
