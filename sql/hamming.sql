@@ -154,6 +154,34 @@ SELECT sorted_rows = (SELECT count(fp) FROM hm) AS all_sorted, pending_rows AS n
 SELECT queries, mismatches, rows_seen FROM hm_knn(10, 300);
 SELECT queries, mismatches, matched > 500 AS many_matches FROM hm_radius('simhash_dist(fp, $1) <= $2', 300);
 
+-- the 2-table layout (tables = 2) gives the same answers; ALTER INDEX ...
+-- SET takes effect at the next build
+ALTER INDEX hm_idx SET (tables = 2);
+SELECT tables FROM hamming_index_stats('hm_idx');
+REINDEX INDEX hm_idx;
+SELECT sorted_rows = (SELECT count(fp) FROM hm) AS all_sorted, tables FROM hamming_index_stats('hm_idx');
+SELECT queries, mismatches, matched > 3000 AS many_matches FROM hm_radius('simhash_dist(fp, $1) <= $2', 1500);
+SELECT queries, mismatches, matched > 1000 AS many_matches FROM hm_radius('fp <@ simhash_ball($1, $2)', 600);
+SELECT queries, mismatches, rows_seen FROM hm_knn(1, 300);
+SELECT queries, mismatches, rows_seen FROM hm_knn(10, 600);
+SELECT queries, mismatches, rows_seen FROM hm_knn(100, 150);
+SELECT queries, mismatches, rows_seen FROM hm_knn(3000, 20);
+SELECT queries, mismatches, rows_seen > 0 AS some FROM hm_knn(20, 300, 'fp <@ simhash_ball($1, $k + 8)');
+-- its pending list, deletes and VACUUM
+INSERT INTO hm SELECT 70000 + g, (h.fp::bigint # (3::bigint << (g % 63)))::simhash64
+  FROM generate_series(1, 800) g JOIN hm h ON h.id = 1 + (g % 500);
+DELETE FROM hm WHERE id % 11 = 0;
+VACUUM hm;
+SELECT reltuples = (SELECT count(*) FROM hm) AS counted FROM pg_class WHERE relname = 'hm_idx';
+SELECT queries, mismatches, matched > 1500 AS many_matches FROM hm_radius('simhash_dist(fp, $1) <= $2', 900);
+SELECT queries, mismatches, rows_seen FROM hm_knn(10, 300);
+REINDEX INDEX hm_idx;
+SELECT queries, mismatches, rows_seen FROM hm_knn(10, 300);
+SELECT queries, mismatches, matched > 500 AS many_matches FROM hm_radius('simhash_dist(fp, $1) <= $2', 300);
+ALTER INDEX hm_idx RESET (tables);
+REINDEX INDEX hm_idx;
+SELECT tables FROM hamming_index_stats('hm_idx');
+
 -- a larger table, where radius searches run rounds of 2 and 3 bits per
 -- chunk before the scan of a whole table pays (radii 0..15)
 CREATE TABLE hm_big AS
@@ -181,8 +209,25 @@ SELECT count(*) AS knn_mismatches FROM
    EXCEPT SELECT i, d, row_number() OVER (PARTITION BY i ORDER BY d) FROM
      (SELECT q.i, b.d FROM hm_big_q q, LATERAL (SELECT fp <-> q.q AS d FROM hm_big ORDER BY 1 LIMIT 5) b WHERE i <= 40) x) y;
 RESET enable_indexscan; RESET enable_bitmapscan;
+-- the same with 2 tables: rounds of up to 5 bits of a 32-bit part
+DROP INDEX hm_big_fp_idx;
+CREATE INDEX ON hm_big USING hamming (fp) WITH (tables = 2);
+SET enable_seqscan = off; SET enable_bitmapscan = off;
+CREATE TABLE hm_big_ix2 AS SELECT i, b.id FROM hm_big_q q, LATERAL (SELECT id FROM hm_big WHERE simhash_dist(fp, q.q) <= q.k) b;
+CREATE TABLE hm_big_knn2 AS SELECT i, b.d, b.rn FROM hm_big_q q,
+  LATERAL (SELECT fp <-> q.q AS d, row_number() OVER () AS rn FROM (SELECT fp FROM hm_big ORDER BY fp <-> q.q LIMIT 5) s) b WHERE i <= 40;
+RESET enable_seqscan;
+SET enable_indexscan = off; SET enable_bitmapscan = on;
+CREATE TABLE hm_big_bm2 AS SELECT i, b.id FROM hm_big_q q, LATERAL (SELECT id FROM hm_big WHERE fp <@ simhash_ball(q.q, q.k)) b;
+RESET enable_indexscan; RESET enable_bitmapscan;
+SELECT (SELECT count(*) FROM (SELECT * FROM hm_big_sq EXCEPT SELECT * FROM hm_big_ix2) d) AS missed,
+       (SELECT count(*) FROM (SELECT * FROM hm_big_ix2 EXCEPT SELECT * FROM hm_big_sq) d) AS extra,
+       (SELECT count(*) FROM (SELECT * FROM hm_big_sq EXCEPT SELECT * FROM hm_big_bm2) d) AS bitmap_missed,
+       (SELECT count(*) FROM (SELECT * FROM hm_big_bm2 EXCEPT SELECT * FROM hm_big_sq) d) AS bitmap_extra;
+SELECT count(*) AS knn_mismatches FROM
+  (SELECT i, d, rn FROM hm_big_knn2 EXCEPT SELECT i, d, rn FROM hm_big_knn) y;
 CREATE TABLE hm_big_copy AS SELECT * FROM hm_big WHERE id <= 30000;
-DROP TABLE hm_big, hm_big_q, hm_big_ix, hm_big_sq, hm_big_knn;
+DROP TABLE hm_big, hm_big_q, hm_big_ix, hm_big_sq, hm_big_knn, hm_big_ix2, hm_big_knn2, hm_big_bm2;
 
 -- small and empty tables, only NULLs, TRUNCATE, an unlogged table
 CREATE TABLE hm_small (id int, fp simhash64);
@@ -216,6 +261,11 @@ RESET enable_seqscan;
 
 -- bad input
 CREATE INDEX ON hm USING hamming (fp) WITH (fillfactor = 50);
+CREATE INDEX ON hm USING hamming (fp) WITH (tables = 3);
+CREATE INDEX ON hm USING hamming (fp) WITH (tables = 1);
+CREATE INDEX ON hm USING hamming (fp) WITH (tables = 8);
+CREATE INDEX ON hm USING hamming (fp) WITH (tables = 'two');
+ALTER INDEX hm_idx SET (tables = 3);
 CREATE INDEX ON hm USING hamming (fp, id);
 CREATE UNIQUE INDEX ON hm USING hamming (fp);
 CREATE INDEX ON hm USING hamming (id);

@@ -161,6 +161,7 @@ ham_empty_meta(HamMetaData *m)
 	memset(m, 0, sizeof(*m));
 	m->magic = HAM_MAGIC;
 	m->format = HAM_FORMAT;
+	m->ntables = HAM_DEFAULT_TABLES;
 	for (t = 0; t < HAM_TABLES; t++)
 		m->dir_start[t] = m->data_start[t] = InvalidBlockNumber;
 	m->pending_head = m->pending_tail = InvalidBlockNumber;
@@ -188,17 +189,44 @@ hamming_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 static relopt_kind ham_relopt_kind;
 static bool ham_relopt_ready = false;
 
+/*
+ * Storage parameter "tables": 4 (the default: the fastest searches, 36
+ * bytes per row) or 2 (18 bytes per row: radius searches stay fast, nearest
+ * neighbours far off take longer).  It takes effect at the next build.
+ */
 static bytea *
 hamming_options(Datum reloptions, bool validate)
 {
+	static const relopt_parse_elt tab[] = {
+		{"tables", RELOPT_TYPE_INT, offsetof(HamOptions, tables)}
+	};
+	HamOptions *opts;
+
 	if (!ham_relopt_ready)
 	{
 		ham_relopt_kind = add_reloption_kind();
+		add_int_reloption(ham_relopt_kind, "tables",
+						  "Number of tables of a hamming index (4 or 2)",
+						  HAM_DEFAULT_TABLES, 2, HAM_TABLES, AccessExclusiveLock);
 		ham_relopt_ready = true;
 	}
-	/* no storage parameters: any given one is "unrecognized" (22023) */
-	return (bytea *) build_reloptions(reloptions, validate, ham_relopt_kind,
-									  sizeof(int32), NULL, 0);
+	opts = (HamOptions *) build_reloptions(reloptions, validate, ham_relopt_kind,
+										   sizeof(HamOptions), tab, lengthof(tab));
+	if (opts && opts->tables != 2 && opts->tables != 4)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("value %d out of bounds for option \"tables\"", opts->tables),
+				 errdetail("A hamming index has 4 tables or 2.")));
+	return (bytea *) opts;
+}
+
+/* the number of tables a build of the index makes */
+int
+ham_option_tables(Relation index)
+{
+	HamOptions *opts = (HamOptions *) index->rd_options;
+
+	return opts ? opts->tables : HAM_DEFAULT_TABLES;
 }
 
 /*
@@ -335,7 +363,8 @@ hamming_handler(PG_FUNCTION_ARGS)
 /*
  * hamming_index_stats(index regclass): the rows of the sorted part and of
  * the pending list (rows inserted since the build, NULL keys, and entries
- * VACUUM has marked dead there), read from the metapage.
+ * VACUUM has marked dead there), and the tables of the layout, read from
+ * the metapage.
  */
 Datum
 hamming_index_stats(PG_FUNCTION_ARGS)
@@ -344,8 +373,8 @@ hamming_index_stats(PG_FUNCTION_ARGS)
 	Relation	index;
 	HamMetaData meta;
 	TupleDesc	tupdesc;
-	Datum		values[3];
-	bool		nulls[3] = {false, false, false};
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
 	Oid			heapoid;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -382,5 +411,6 @@ hamming_index_stats(PG_FUNCTION_ARGS)
 	values[0] = Int64GetDatum((int64) meta.nsorted);
 	values[1] = Int64GetDatum((int64) meta.npending);
 	values[2] = Int64GetDatum((int64) (meta.npending + HAM_PENDING_PER_PAGE - 1) / HAM_PENDING_PER_PAGE);
+	values[3] = Int32GetDatum((int32) meta.ntables);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

@@ -7,19 +7,26 @@
  * of x (a run of biased neighbouring bits of a SimHash is spread over all
  * four chunks).  A permutation keeps Hamming distances.
  *
+ * Layouts.  The index has 4 tables (the default) or 2 (storage parameter
+ * "tables").  With 4, table t is bucketed by chunk t of P(x); with 2, table
+ * t (t = 0, 1) is bucketed by chunk 2t, and its half of P(x) is chunks 2t
+ * and 2t + 1 (see hamming_scan.c for the rounds of each).
+ *
  * Disk layout (every page has a HamPageOpaqueData special space):
  *   block 0            metapage (HamMetaData)
- *   per table t = 0..3 a directory of 65537 uint32 (dir[v] = first entry
- *                      whose chunk t is v; dir[65536] = number of entries),
- *                      then the entries of the table, bucketed by chunk t;
- *                      an entry (HamEntry) keeps the other 48 bits of P(x)
- *                      and the heap TID, so that distances are computed
- *                      from the index alone
+ *   per table t        the entry pages of the table, bucketed by its chunk,
+ *                      then a directory of 65537 uint32 (dir[v] = first
+ *                      entry of the bucket of chunk value v; dir[65536] =
+ *                      number of entries); an entry (tfp_hamcode.h, 9 bytes)
+ *                      keeps the other 48 bits of P(x) and the heap TID,
+ *                      delta-coded within a bucket, so that distances are
+ *                      computed from the index alone; an entry page starts
+ *                      with a dead map, a bit per entry
  *   pending list       rows inserted after the build and NULL keys, as
  *                      HamPendingEntry, in a chain of pages from the
  *                      metapage's pending_head; scans read it whole
  * The sorted part is written once by ambuild; VACUUM only marks its dead
- * entries (offset number 0).  REINDEX sorts the pending rows in.
+ * entries in the dead maps.  REINDEX sorts the pending rows in.
  */
 #ifndef TEXTFP_HAMMING_H
 #define TEXTFP_HAMMING_H
@@ -33,10 +40,12 @@
 #include "storage/itemptr.h"
 #include "utils/relcache.h"
 
+#include "tfp_hamcode.h"
+
 #define HAM_MAGIC			0x48414D31	/* "HAM1" */
-#define HAM_FORMAT			1
+#define HAM_FORMAT			2
 #define HAM_METAPAGE_BLKNO	0
-#define HAM_TABLES			4
+#define HAM_TABLES			4		/* at most */
 #define HAM_CHUNK_BITS		16
 #define HAM_BUCKETS			(1 << HAM_CHUNK_BITS)
 #define HAM_DIR_LEN			(HAM_BUCKETS + 1)
@@ -61,7 +70,10 @@ typedef struct HamMetaData
 	uint32		magic;
 	uint32		format;
 	int64		build_stamp;	/* time of the build: names the sorted part */
-	uint64		nsorted;		/* entries in each table of the sorted part */
+	uint64		nsorted;		/* rows of the sorted part */
+	uint32		ntables;		/* 4 or 2 */
+	uint32		nentries[HAM_TABLES];	/* entries of each table (rows,
+										 * escapes, fillers) */
 	BlockNumber dir_start[HAM_TABLES];
 	BlockNumber data_start[HAM_TABLES];
 	BlockNumber pending_head;
@@ -69,12 +81,14 @@ typedef struct HamMetaData
 	uint64		npending;		/* entries in the pending list (live or not) */
 } HamMetaData;
 
-/* an entry of the sorted part: the 48 bits of P(x) outside the table's chunk */
-typedef struct HamEntry
+/* the storage parameters */
+typedef struct HamOptions
 {
-	uint16		rest[3];
-	ItemPointerData tid;		/* offset 0: dead */
-} HamEntry;
+	int32		vl_len_;
+	int			tables;
+} HamOptions;
+
+#define HAM_DEFAULT_TABLES	4
 
 /* an entry of the pending list */
 typedef struct HamPendingEntry
@@ -87,7 +101,9 @@ typedef struct HamPendingEntry
 #define HAM_CONTENT_SIZE \
 	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(HamPageOpaqueData)))
 #define HAM_DIR_PER_PAGE		((uint32) (HAM_CONTENT_SIZE / sizeof(uint32)))
-#define HAM_ENTRIES_PER_PAGE	((uint32) (HAM_CONTENT_SIZE / sizeof(HamEntry)))
+/* entries of a page and its dead map: 9 * E + ceil(E / 8) <= HAM_CONTENT_SIZE */
+#define HAM_ENTRIES_PER_PAGE	((uint32) ((HAM_CONTENT_SIZE - 1) * 8 / (8 * TFP_HAMCODE_ENTRY + 1)))
+#define HAM_DEADMAP_BYTES		((HAM_ENTRIES_PER_PAGE + 7) / 8)
 #define HAM_PENDING_PER_PAGE	((uint32) (HAM_CONTENT_SIZE / sizeof(HamPendingEntry)))
 #define HAM_DIR_PAGES \
 	((HAM_DIR_LEN + HAM_DIR_PER_PAGE - 1) / HAM_DIR_PER_PAGE)
@@ -110,17 +126,62 @@ ham_page_set_end(Page page, const void *end)
 	((PageHeader) page)->pd_lower = (LocationIndex) ((const char *) end - (const char *) page);
 }
 
-/* entry pages of each table of a sorted part of nsorted rows */
+/* entry pages of a table of n entries */
 static inline uint32
-ham_entry_pages(uint64 nsorted)
+ham_entry_pages(uint64 n)
 {
-	return (uint32) ((nsorted + HAM_ENTRIES_PER_PAGE - 1) / HAM_ENTRIES_PER_PAGE);
+	return (uint32) ((n + HAM_ENTRIES_PER_PAGE - 1) / HAM_ENTRIES_PER_PAGE);
+}
+
+/* the dead map and the entries of an entry page */
+static inline uint8 *
+ham_page_deadmap(Page page)
+{
+	return (uint8 *) PageGetContents(page);
+}
+
+static inline uint8 *
+ham_page_entries(Page page)
+{
+	return (uint8 *) PageGetContents(page) + HAM_DEADMAP_BYTES;
+}
+
+static inline const uint8 *
+ham_entry(const uint8 *entries, uint32 k)
+{
+	return entries + (Size) k * TFP_HAMCODE_ENTRY;
+}
+
+static inline bool
+ham_is_dead(const uint8 *deadmap, uint32 k)
+{
+	return (deadmap[k >> 3] >> (k & 7)) & 1;
 }
 
 static inline bool
 ham_tid_dead(const ItemPointerData *tid)
 {
 	return tid->ip_posid == InvalidOffsetNumber;
+}
+
+/* the chunk by which table t of an index of nt tables is bucketed */
+static inline int
+ham_lane(int nt, int t)
+{
+	return t * (HAM_TABLES / nt);
+}
+
+/*
+ * The end of the run of entries from e (before end) that lie in one bucket:
+ * *v is advanced to the bucket of entry e.  A run that starts at a bucket's
+ * or a page's first entry decodes from a zeroed tfp_hamdec.
+ */
+static inline uint32
+ham_next_run(const uint32 *dir, uint32 *v, uint32 e, uint32 end)
+{
+	while (dir[*v + 1] <= e)
+		(*v)++;
+	return Min(dir[*v + 1], end);
 }
 
 /* chunk t of a permuted value */
@@ -149,13 +210,6 @@ ham_unrest(uint64 rest, uint32 v, int t)
 		((rest & ~low & UINT64CONST(0xFFFFFFFFFFFF)) << HAM_CHUNK_BITS);
 }
 
-static inline uint64
-ham_entry_rest(const HamEntry *e)
-{
-	return (uint64) e->rest[0] | ((uint64) e->rest[1] << 16) |
-		((uint64) e->rest[2] << 32);
-}
-
 /* hamming.c */
 extern uint64 ham_permute(uint64 x);
 extern void ham_init_page(Page page, uint16 flags);
@@ -164,6 +218,7 @@ extern void ham_check_meta(Relation index, Page page);
 extern void ham_read_meta(Relation index, HamMetaData *meta);
 extern void ham_init_meta_page(Page page, const HamMetaData *meta);
 extern void ham_empty_meta(HamMetaData *m);
+extern int	ham_option_tables(Relation index);
 
 /* hamming_build.c */
 extern IndexBuildResult *hamming_build(Relation heap, Relation index,
@@ -193,7 +248,9 @@ typedef struct HamDir
 	struct HamDir *next;
 	Buffer	   *recent;			/* per entry page of each table: the buffer
 								 * that held it last, or InvalidBuffer */
-	uint32		npages;			/* entry pages per table */
+	int			ntables;
+	uint32		npages[HAM_TABLES];	/* entry pages of each table */
+	Size		first_page[HAM_TABLES];	/* table t's pages in recent[] */
 	uint32		dir[HAM_TABLES][HAM_DIR_LEN];
 } HamDir;
 

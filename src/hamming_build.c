@@ -118,35 +118,113 @@ write_pending(Relation index, const BuildItem *items, Size n, bool isnull,
 		UnlockReleaseBuffer(prev);
 }
 
+/* the entry pages of a table being written (tfp_hamwriter's output) */
+typedef struct EntryWriter
+{
+	Relation	index;
+	Buffer		buf;			/* current page, or invalid */
+	uint32		slot;			/* its next free slot */
+	uint64		e;				/* entries written */
+	BlockNumber first;			/* the table's first entry page */
+} EntryWriter;
+
+static void
+writer_flush(EntryWriter *w)
+{
+	if (BufferIsValid(w->buf))
+	{
+		Page		page = BufferGetPage(w->buf);
+
+		ham_page_set_end(page, ham_page_entries(page) + (Size) w->slot * TFP_HAMCODE_ENTRY);
+		MarkBufferDirty(w->buf);
+		UnlockReleaseBuffer(w->buf);
+		w->buf = InvalidBuffer;
+	}
+}
+
+/* Append an entry; a full page is closed and a new one begun. */
+static void
+writer_put(void *arg, uint64_t rest, uint32_t code, int dead)
+{
+	EntryWriter *w = (EntryWriter *) arg;
+	Page		page;
+
+	if (w->e >= PG_UINT32_MAX - 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many entries for a hamming index"),
+				 errdetail("A table of a hamming index holds at most 4294967294 entries.")));
+	if (!BufferIsValid(w->buf) || w->slot == HAM_ENTRIES_PER_PAGE)
+	{
+		writer_flush(w);
+		w->buf = ham_new_buffer(w->index, MAIN_FORKNUM);
+		page = BufferGetPage(w->buf);
+		ham_init_page(page, HAM_PAGE_DATA);
+		memset(ham_page_deadmap(page), 0, HAM_DEADMAP_BYTES);
+		if (w->first == InvalidBlockNumber)
+			w->first = BufferGetBlockNumber(w->buf);
+		w->slot = 0;
+		CHECK_FOR_INTERRUPTS();
+	}
+	page = BufferGetPage(w->buf);
+	tfp_hamcode_put(ham_page_entries(page) + (Size) w->slot * TFP_HAMCODE_ENTRY, rest, code);
+	if (dead)
+		ham_page_deadmap(page)[w->slot >> 3] |= (uint8) (1 << (w->slot & 7));
+	w->slot++;
+	w->e++;
+}
+
 /*
- * Write table t: a counting sort of items on chunk t into tmp, the
- * directory pages, then the entry pages.
+ * Write table t of nt: a counting sort of items on the table's chunk into
+ * tmp (stable: within a bucket the rows keep the heap scan's TID order, but
+ * for a synchronized scan's wrap-around), the entry pages, coded by
+ * tfp_hamwriter, then the directory pages.
  */
 static void
 write_table(Relation index, const BuildItem *items, BuildItem *tmp, Size n,
-			int t, uint32 *dir, HamMetaData *meta)
+			int nt, int t, uint32 *dir, HamMetaData *meta)
 {
+	int			lane = ham_lane(nt, t);
 	Size		i;
 	uint32		v;
 	Size		pos;
+	EntryWriter w;
+	tfp_hamwriter hw;
 
 	memset(dir, 0, sizeof(uint32) * HAM_DIR_LEN);
 	for (i = 0; i < n; i++)
-		dir[ham_chunk(items[i].p, t) + 1]++;
+		dir[ham_chunk(items[i].p, lane) + 1]++;
 	for (v = 0; v < HAM_BUCKETS; v++)
 		dir[v + 1] += dir[v];
-	/* scatter, using dir[v] as the next free slot, then restore it */
+	/* scatter, using dir[v] as the next free slot */
 	for (i = 0; i < n; i++)
 	{
-		uint32		c = ham_chunk(items[i].p, t);
+		uint32		c = ham_chunk(items[i].p, lane);
 
 		tmp[dir[c]++] = items[i];
 		if ((i & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	for (v = HAM_BUCKETS; v > 0; v--)
-		dir[v] = dir[v - 1];
-	dir[0] = 0;
+
+	/* entry pages; dir[v] becomes the first entry of bucket v */
+	memset(&w, 0, sizeof(w));
+	w.index = index;
+	w.buf = InvalidBuffer;
+	w.first = InvalidBlockNumber;
+	memset(&hw, 0, sizeof(hw));
+	hw.per_page = HAM_ENTRIES_PER_PAGE;
+	hw.dir = dir;
+	hw.put = writer_put;
+	hw.arg = &w;
+	for (i = 0; i < n; i++)
+		tfp_hamwriter_row(&hw, ham_chunk(tmp[i].p, lane), ham_rest(tmp[i].p, lane),
+						  ItemPointerGetBlockNumberNoCheck(&tmp[i].tid),
+						  ItemPointerGetOffsetNumberNoCheck(&tmp[i].tid));
+	tfp_hamwriter_finish(&hw, HAM_BUCKETS);
+	writer_flush(&w);
+	Assert(hw.e == w.e);
+	meta->data_start[t] = w.first;
+	meta->nentries[t] = (uint32) w.e;
 
 	/* directory pages */
 	for (pos = 0; pos < HAM_DIR_LEN; pos += HAM_DIR_PER_PAGE)
@@ -162,34 +240,6 @@ write_table(Relation index, const BuildItem *items, BuildItem *tmp, Size n,
 			meta->dir_start[t] = BufferGetBlockNumber(buf);
 		MarkBufferDirty(buf);
 		UnlockReleaseBuffer(buf);
-	}
-
-	/* entry pages */
-	meta->data_start[t] = InvalidBlockNumber;
-	for (pos = 0; pos < n; pos += HAM_ENTRIES_PER_PAGE)
-	{
-		Buffer		buf = ham_new_buffer(index, MAIN_FORKNUM);
-		Page		page = BufferGetPage(buf);
-		HamEntry   *e = (HamEntry *) PageGetContents(page);
-		Size		k,
-					cnt = Min((Size) HAM_ENTRIES_PER_PAGE, n - pos);
-
-		ham_init_page(page, HAM_PAGE_DATA);
-		for (k = 0; k < cnt; k++)
-		{
-			uint64		r = ham_rest(tmp[pos + k].p, t);
-
-			e[k].rest[0] = (uint16) r;
-			e[k].rest[1] = (uint16) (r >> 16);
-			e[k].rest[2] = (uint16) (r >> 32);
-			e[k].tid = tmp[pos + k].tid;
-		}
-		ham_page_set_end(page, &e[cnt]);
-		if (pos == 0)
-			meta->data_start[t] = BufferGetBlockNumber(buf);
-		MarkBufferDirty(buf);
-		UnlockReleaseBuffer(buf);
-		CHECK_FOR_INTERRUPTS();
 	}
 }
 
@@ -225,6 +275,7 @@ hamming_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	ham_empty_meta(&meta);
 	meta.build_stamp = (int64) GetCurrentTimestamp();
 	meta.nsorted = bs.n;
+	meta.ntables = (uint32) ham_option_tables(index);
 	if (bs.n > 0)
 	{
 		BuildItem  *tmp;
@@ -237,8 +288,8 @@ hamming_build(Relation heap, Relation index, IndexInfo *indexInfo)
 					 errdetail("A hamming index holds at most 4294967294 non-NULL keys.")));
 		tmp = MemoryContextAllocHuge(cxt, bs.n * sizeof(BuildItem));
 		dir = palloc(sizeof(uint32) * HAM_DIR_LEN);
-		for (t = 0; t < HAM_TABLES; t++)
-			write_table(index, bs.items, tmp, bs.n, t, dir, &meta);
+		for (t = 0; t < (int) meta.ntables; t++)
+			write_table(index, bs.items, tmp, bs.n, (int) meta.ntables, t, dir, &meta);
 	}
 	if (bs.nnull > 0)
 	{
@@ -273,6 +324,7 @@ hamming_buildempty(Relation index)
 	HamMetaData meta;
 
 	ham_empty_meta(&meta);
+	meta.ntables = (uint32) ham_option_tables(index);
 	START_CRIT_SECTION();
 	ham_init_meta_page(BufferGetPage(buf), &meta);
 	MarkBufferDirty(buf);
@@ -359,46 +411,35 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 
 /* ---- vacuum ---- */
 
-/* the TID of entry k of a pending-list or an entry page */
-static inline ItemPointer
-entry_tid(Page page, uint32 k, bool pending)
-{
-	return pending ? &((HamPendingEntry *) PageGetContents(page))[k].tid :
-		&((HamEntry *) PageGetContents(page))[k].tid;
-}
-
 /*
- * Mark dead the entries of one page whose TIDs the callback names, and
- * count them in *removed; returns the number of live entries left.  Without
- * a callback (VACUUM's cleanup-only call) it only counts.
+ * Mark dead the entries of one pending-list page whose TIDs the callback
+ * names, and count them in *removed; returns the number of live entries
+ * left.  Without a callback (VACUUM's cleanup-only call) it only counts.
  */
 static uint64
-vacuum_page(Relation index, BlockNumber blk, bool pending,
-			IndexBulkDeleteCallback callback, void *cb_state,
-			BufferAccessStrategy strategy, double *removed, BlockNumber *next)
+vacuum_pending_page(Relation index, BlockNumber blk,
+					IndexBulkDeleteCallback callback, void *cb_state,
+					BufferAccessStrategy strategy, double *removed, BlockNumber *next)
 {
 	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
 	Page		page;
+	HamPendingEntry *ent;
 	uint32		n,
 				k,
 				ndead = 0;
 	uint64		live = 0;
-
-	/* positions of the entries to mark (HamEntry is the smaller entry) */
-	uint16		dead[HAM_ENTRIES_PER_PAGE];
+	uint16		dead[HAM_PENDING_PER_PAGE];
 
 	LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	n = ham_page_nentries(page, pending ? sizeof(HamPendingEntry) : sizeof(HamEntry));
-	if (next)
-		*next = HamPageGetOpaque(page)->next;
+	ent = (HamPendingEntry *) PageGetContents(page);
+	n = ham_page_nentries(page, sizeof(HamPendingEntry));
+	*next = HamPageGetOpaque(page)->next;
 	for (k = 0; k < n; k++)
 	{
-		ItemPointer tid = entry_tid(page, k, pending);
-
-		if (ham_tid_dead(tid))
+		if (ham_tid_dead(&ent[k].tid))
 			continue;
-		if (callback && callback(tid, cb_state))
+		if (callback && callback(&ent[k].tid, cb_state))
 			dead[ndead++] = (uint16) k;
 		else
 			live++;
@@ -408,8 +449,73 @@ vacuum_page(Relation index, BlockNumber blk, bool pending,
 		GenericXLogState *state = GenericXLogStart(index);
 		Page		wpage = GenericXLogRegisterBuffer(state, buf, 0);
 
+		ent = (HamPendingEntry *) PageGetContents(wpage);
 		for (k = 0; k < ndead; k++)
-			entry_tid(wpage, dead[k], pending)->ip_posid = InvalidOffsetNumber;
+			ent[dead[k]].tid.ip_posid = InvalidOffsetNumber;
+		GenericXLogFinish(state);
+		*removed += ndead;
+	}
+	UnlockReleaseBuffer(buf);
+	return live;
+}
+
+/*
+ * The same for entry page pg of table t of the sorted part; the directory
+ * gives the runs whose TIDs decode from a zeroed decoder.
+ */
+static uint64
+vacuum_entry_page(Relation index, const HamMetaData *meta, const uint32 *dir,
+				  int t, uint32 pg, IndexBulkDeleteCallback callback,
+				  void *cb_state, BufferAccessStrategy strategy, double *removed)
+{
+	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, meta->data_start[t] + pg,
+										 RBM_NORMAL, strategy);
+	Page		page;
+	const uint8 *ent,
+			   *deadmap;
+	uint32		first = pg * HAM_ENTRIES_PER_PAGE,
+				end = (uint32) Min((uint64) first + HAM_ENTRIES_PER_PAGE, meta->nentries[t]),
+				e = first,
+				v = 0,
+				k,
+				ndead = 0;
+	uint64		live = 0;
+	uint16		dead[HAM_ENTRIES_PER_PAGE];
+
+	LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	ent = ham_page_entries(page);
+	deadmap = ham_page_deadmap(page);
+	while (e < end)
+	{
+		uint32		run_end = ham_next_run(dir, &v, e, end);
+		tfp_hamdec	dec = {0};
+
+		for (; e < run_end; e++)
+		{
+			uint32		blk,
+						off;
+			ItemPointerData tid;
+
+			k = e - first;
+			if (!tfp_hamcode_decode(&dec, ham_entry(ent, k), &blk, &off) ||
+				ham_is_dead(deadmap, k))
+				continue;
+			ItemPointerSet(&tid, blk, (OffsetNumber) off);
+			if (callback && callback(&tid, cb_state))
+				dead[ndead++] = (uint16) k;
+			else
+				live++;
+		}
+	}
+	if (ndead > 0)
+	{
+		GenericXLogState *state = GenericXLogStart(index);
+		Page		wpage = GenericXLogRegisterBuffer(state, buf, 0);
+		uint8	   *wmap = ham_page_deadmap(wpage);
+
+		for (k = 0; k < ndead; k++)
+			wmap[dead[k] >> 3] |= (uint8) (1 << (dead[k] & 7));
 		GenericXLogFinish(state);
 		*removed += ndead;
 	}
@@ -434,27 +540,31 @@ vacuum_walk(IndexVacuumInfo *info, IndexBulkDeleteCallback callback,
 	BlockNumber blk;
 
 	ham_read_meta(index, &meta);
-	for (t = 0; t < (callback ? HAM_TABLES : 1); t++)
+	if (meta.nsorted > 0)
 	{
-		BlockNumber npages;
-		double		rm = 0;
-		double		lv = 0;
+		HamDir	   *dir = ham_dir_acquire(index, &meta);
 
-		if (meta.nsorted == 0)
-			break;
-		npages = ham_entry_pages(meta.nsorted);
-		for (blk = 0; blk < npages; blk++)
+		for (t = 0; t < (callback ? dir->ntables : 1); t++)
 		{
-			vacuum_delay_point();
-			lv += vacuum_page(index, meta.data_start[t] + blk, false, callback,
-							  cb_state, info->strategy, &rm, NULL);
+			uint32		npages = ham_entry_pages(meta.nentries[t]);
+			uint32		pg;
+			double		rm = 0;
+			double		lv = 0;
+
+			for (pg = 0; pg < npages; pg++)
+			{
+				vacuum_delay_point();
+				lv += vacuum_entry_page(index, &meta, dir->dir[t], t, pg, callback,
+										cb_state, info->strategy, &rm);
+			}
+			/* every table holds the same rows: count them once */
+			if (t == 0)
+			{
+				live += lv;
+				rm_sorted = rm;
+			}
 		}
-		/* every table holds the same rows: count them once */
-		if (t == 0)
-		{
-			live += lv;
-			rm_sorted = rm;
-		}
+		ham_dir_release(dir);
 	}
 	blk = meta.pending_head;
 	while (blk != InvalidBlockNumber)
@@ -462,8 +572,8 @@ vacuum_walk(IndexVacuumInfo *info, IndexBulkDeleteCallback callback,
 		BlockNumber next;
 
 		vacuum_delay_point();
-		live += vacuum_page(index, blk, true, callback, cb_state,
-							info->strategy, &rm_pending, &next);
+		live += vacuum_pending_page(index, blk, callback, cb_state,
+									info->strategy, &rm_pending, &next);
 		blk = next;
 	}
 	*removed += rm_sorted + rm_pending;

@@ -38,6 +38,7 @@ ham_dir_acquire(Relation index, const HamMetaData *meta)
 	HamDir	   *d,
 			  **pp;
 	int			t;
+	Size		npages;
 
 	for (d = dir_cache; d; d = d->next)
 		if (d->relid == RelationGetRelid(index) &&
@@ -72,10 +73,23 @@ ham_dir_acquire(Relation index, const HamMetaData *meta)
 	d->build_stamp = meta->build_stamp;
 	d->nsorted = meta->nsorted;
 	d->refcount = 0;
-	d->npages = ham_entry_pages(meta->nsorted);
-	d->recent = MemoryContextAllocHuge(dir_cxt, sizeof(Buffer) * HAM_TABLES * (Size) d->npages);
-	memset(d->recent, 0, sizeof(Buffer) * HAM_TABLES * (Size) d->npages);
-	for (t = 0; t < HAM_TABLES; t++)
+	d->ntables = (int) meta->ntables;
+	if (d->ntables != 2 && d->ntables != 4)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" has a damaged metapage",
+						RelationGetRelationName(index)),
+				 errdetail("It counts %d tables.", d->ntables)));
+	npages = 0;
+	for (t = 0; t < d->ntables; t++)
+	{
+		d->npages[t] = ham_entry_pages(meta->nentries[t]);
+		d->first_page[t] = npages;
+		npages += d->npages[t];
+	}
+	d->recent = MemoryContextAllocHuge(dir_cxt, sizeof(Buffer) * Max(npages, 1));
+	memset(d->recent, 0, sizeof(Buffer) * Max(npages, 1));
+	for (t = 0; t < d->ntables; t++)
 	{
 		uint32		pos;
 
@@ -97,13 +111,13 @@ ham_dir_acquire(Relation index, const HamMetaData *meta)
 			memcpy(&d->dir[t][pos], PageGetContents(page), k * sizeof(uint32));
 			UnlockReleaseBuffer(buf);
 		}
-		if (d->dir[t][HAM_BUCKETS] != meta->nsorted)
+		if (d->dir[t][HAM_BUCKETS] != meta->nentries[t])
 			ereport(ERROR,
 					(errcode(ERRCODE_INDEX_CORRUPTED),
 					 errmsg("index \"%s\" has a damaged directory",
 							RelationGetRelationName(index)),
-					 errdetail("Table %d counts %u entries, the metapage %llu.", t,
-							   d->dir[t][HAM_BUCKETS], (unsigned long long) meta->nsorted)));
+					 errdetail("Table %d counts %u entries, the metapage %u.", t,
+							   d->dir[t][HAM_BUCKETS], meta->nentries[t])));
 	}
 	d->next = dir_cache;
 	dir_cache = d;
@@ -128,7 +142,7 @@ ham_read_entry_page(Relation index, HamDir *d, const HamMetaData *meta, int t, u
 {
 	BlockNumber blk = meta->data_start[t] + pageno;
 #if PG_VERSION_NUM >= 140000
-	Buffer	   *slot = &d->recent[(Size) t * d->npages + pageno];
+	Buffer	   *slot = &d->recent[d->first_page[t] + pageno];
 
 	if (BufferIsValid(*slot) &&
 #if PG_VERSION_NUM >= 160000

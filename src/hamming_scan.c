@@ -2,28 +2,33 @@
  * hamming_scan.c -- scans of the "hamming" index: exact radius search and
  * exact nearest neighbours in distance order, by multi-index hashing
  *
- * Rounds.  The four tables are probed in rounds K = 4*s + t (s = 0, 1, ...;
- * t = 0..3): round K visits, in table t, every bucket whose chunk is exactly
- * s bits away from chunk t of the query q.  A row x whose chunk distances to
- * q are c_0..c_3 is first met in the round min_t (4*c_t + t) =: key(x), and
- * a round keeps only the rows with key(x) = K, so no row is met twice.
+ * Rounds.  Let the index have m tables (4 or 2), table t covering the part
+ * t of P(x) (a 16-bit chunk with m = 4, 32 bits with m = 2), and let c_t be
+ * the distance between the parts t of a row x and of the query q.  The
+ * tables are probed in rounds K = m*s + t (s = 0, 1, ...; t = 0..m-1):
+ * round K visits, in table t, every bucket that may hold a row with c_t = s
+ * (m = 4: the buckets whose chunk is exactly s bits from q's; m = 2: the
+ * buckets of the part's first chunk within s bits of q's).  A row x is first
+ * met in the round min_t (m*c_t + t) =: key(x), and a round keeps only the
+ * rows with key(x) = K, so no row is met twice.
  *
  * Bound.  After rounds 0..K every row x with d(x, q) <= K has been met.
- * Proof: let x not be met, so 4*c_t + t > K = 4*s + j for every t.  For
- * t <= j this gives c_t >= s + 1; for t > j it gives 4*c_t > 4*s - (t - j)
- * >= 4*s - 3, so c_t >= s.  Hence d(x, q) = sum c_t >= (j + 1)(s + 1) +
- * (3 - j)*s = 4*s + j + 1 = K + 1.
+ * Proof: let x not be met, so m*c_t + t > K = m*s + j for every t.  For
+ * t <= j this gives c_t >= s + 1; for t > j it gives m*c_t > m*s - (t - j)
+ * >= m*s - (m - 1), so c_t >= s.  Hence d(x, q) = sum c_t >= (j + 1)(s + 1)
+ * + (m - 1 - j)*s = m*s + j + 1 = K + 1.
  *
  * So a row at distance d may be returned as soon as round d is done, and
  * rows come out in increasing distance while rounds go on lazily (an
  * ORDER BY fp <-> q LIMIT 10 stops after the rounds that cover its 10th
  * distance).  A radius-r search needs rounds 0..r.  When a round would cost
- * more than reading a whole table (many probes, 4 * C(16, s) of them per s),
- * the scan reads table 0 once instead and keeps the rows not met yet
- * (key(x) > K), which completes every distance at once.  The pending list
- * (rows inserted since the build) is read whole at the start, with exact
- * distances.  The fingerprints are in the index, so the distances are
- * computed without the heap and returned as exact (no recheck).
+ * more than reading a whole table (many probes: C(16, s) per table and
+ * round with m = 4, sum_{i <= s} C(16, i) with m = 2), the scan reads table
+ * 0 once instead and keeps the rows not met yet (key(x) > K), which
+ * completes every distance at once.  The pending list (rows inserted since
+ * the build) is read whole at the start, with exact distances.  The
+ * fingerprints are in the index, so the distances are computed without the
+ * heap and returned as exact (no recheck).
  */
 #include "postgres.h"
 
@@ -41,8 +46,6 @@
 /* cost of one probe (a page visit), in row checks */
 #define HAM_PROBE_COST	50
 #define HAM_MAXDIST		64
-/* C(16, 8): the most 16-bit masks of one popcount */
-#define HAM_MAX_PROBES	12870
 
 /* ---- scan state ---- */
 
@@ -82,6 +85,7 @@ typedef struct HamScanOpaque
 	uint64		q;				/* the center the rounds are run around */
 	bool		want_nulls;		/* no quals: NULL keys come last */
 	HamMetaData meta;
+	int			nt;				/* tables of the index */
 	HamDir	   *dir;
 	uint32	   *vals;			/* bucket values of a round */
 	int			K;				/* last round done, -1 before the first */
@@ -145,10 +149,10 @@ row_kept(const HamScanOpaque *so, int d, uint64 p)
 
 /*
  * key(x) = min_t (4 * c_t + t), the round in which x is met, from the lane
- * counts c_t of x = p ^ q
+ * counts c_t of x = p ^ q (4 tables)
  */
 static inline int
-lanes_key(uint64 lanes)
+lanes_key4(uint64 lanes)
 {
 	uint64		k = lanes * 4 + UINT64CONST(0x0003000200010000);
 	int			a = (int) (k & 0xFFFF),
@@ -161,34 +165,56 @@ lanes_key(uint64 lanes)
 	return Min(a, c);
 }
 
+/* key(x) = min(2 * (c_0 + c_1), 2 * (c_2 + c_3) + 1) (2 tables) */
+static inline int
+lanes_key2(uint64 lanes)
+{
+	int			a = (int) ((lanes & 0xFFFF) + ((lanes >> 16) & 0xFFFF)),
+				b = (int) (((lanes >> 32) & 0xFFFF) + (lanes >> 48));
+
+	return Min(2 * a, 2 * b + 1);
+}
+
 /*
- * Entries [from, to) of a page of table t, whose chunk is v: keep the rows
- * met in round K (key == K), or, in the full scan, those not met in rounds
- * 0..K (key > K).
+ * Entries [from, to) of a page of table t, a run of bucket v that starts
+ * the bucket or the page: keep the rows met in round K (key == K), or, in
+ * the full scan, those not met in rounds 0..K (key > K).
  */
 static void
-keep_entries(HamScanOpaque *so, const HamEntry *ent, uint32 from, uint32 to,
+keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
 			 uint32 v, int t, int K, bool full)
 {
+	const uint8 *ent = ham_page_entries(page);
+	const uint8 *deadmap = ham_page_deadmap(page);
+	int			lane = ham_lane(so->nt, t);
+	tfp_hamdec	dec = {0};
 	uint32		k;
 
 	for (k = from; k < to; k++)
 	{
+		const uint8 *e = ham_entry(ent, k);
+		uint32		blk,
+					off;
 		uint64		p,
 					lanes;
 		int			key,
 					d;
 
-		if (ham_tid_dead(&ent[k].tid))
+		if (!tfp_hamcode_decode(&dec, e, &blk, &off) || ham_is_dead(deadmap, k))
 			continue;
-		p = ham_unrest(ham_entry_rest(&ent[k]), v, t);
+		p = ham_unrest(tfp_hamcode_rest(e), v, lane);
 		lanes = lane_counts(p ^ so->q);
-		key = lanes_key(lanes);
+		key = so->nt == 4 ? lanes_key4(lanes) : lanes_key2(lanes);
 		if (full ? key <= K : key != K)
 			continue;
 		d = (int) ((lanes * UINT64CONST(0x0001000100010001)) >> 48);
 		if (row_kept(so, d, p))
-			list_add(so, d, p, &ent[k].tid);
+		{
+			ItemPointerData tid;
+
+			ItemPointerSet(&tid, blk, (OffsetNumber) off);
+			list_add(so, d, p, &tid);
+		}
 	}
 }
 
@@ -219,8 +245,7 @@ visit_bucket(IndexScanDesc scan, int t, uint32 v, uint32 lo, uint32 hi,
 			buf = ham_read_entry_page(scan->indexRelation, so->dir, &so->meta, t,
 									  e / HAM_ENTRIES_PER_PAGE);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		keep_entries(so, (HamEntry *) PageGetContents(BufferGetPage(buf)),
-					 first, last, v, t, K, false);
+		keep_entries(so, BufferGetPage(buf), first, last, v, t, K, false);
 		UnlockReleaseBuffer(buf);
 		e += last - first;
 	}
@@ -237,28 +262,26 @@ full_scan(IndexScanDesc scan, int K)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
 	const uint32 *dir = so->dir->dir[0];
-	uint32		npages = ham_entry_pages(so->meta.nsorted);
+	uint32		nent = so->meta.nentries[0];
+	uint32		npages = ham_entry_pages(nent);
 	uint32		pg,
 				v = 0;
 
 	for (pg = 0; pg < npages; pg++)
 	{
 		uint32		base = pg * HAM_ENTRIES_PER_PAGE;
-		uint32		end = (uint32) Min((uint64) base + HAM_ENTRIES_PER_PAGE, so->meta.nsorted);
+		uint32		end = (uint32) Min((uint64) base + HAM_ENTRIES_PER_PAGE, nent);
 		uint32		e = base;
 		Buffer		buf = ham_read_entry_page(scan->indexRelation, so->dir, &so->meta, 0, pg);
-		const HamEntry *ent;
+		Page		page;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		ent = (HamEntry *) PageGetContents(BufferGetPage(buf));
+		page = BufferGetPage(buf);
 		while (e < end)
 		{
-			uint32		run_end;
+			uint32		run_end = ham_next_run(dir, &v, e, end);
 
-			while (dir[v + 1] <= e)
-				v++;
-			run_end = Min(dir[v + 1], end);
-			keep_entries(so, ent, e - base, run_end - base, v, 0, K, true);
+			keep_entries(so, page, e - base, run_end - base, v, 0, K, true);
 			e = run_end;
 		}
 		UnlockReleaseBuffer(buf);
@@ -320,8 +343,8 @@ run_probes(IndexScanDesc scan, int t, const uint32 *vals, int nv, int K)
 
 				pr->buf = ham_read_entry_page(scan->indexRelation, so->dir, &so->meta, t,
 										  pr->lo / HAM_ENTRIES_PER_PAGE);
-				a = (char *) &((HamEntry *) PageGetContents(BufferGetPage(pr->buf)))[first];
-				b = (char *) &((HamEntry *) PageGetContents(BufferGetPage(pr->buf)))[last];
+				a = (char *) ham_entry(ham_page_entries(BufferGetPage(pr->buf)), first);
+				b = (char *) ham_entry(ham_page_entries(BufferGetPage(pr->buf)), last);
 				for (; a < b; a += 64)
 					__builtin_prefetch(a);
 			}
@@ -335,42 +358,25 @@ binomial16(int s)
 	uint64		c = 1;
 	int			i;
 
+	if (s > 16)
+		return 0;
 	for (i = 0; i < s; i++)
 		c = c * (16 - i) / (i + 1);
 	return c;
 }
 
-/* Run the next round, or the full scan when a round costs more. */
-static void
-advance(IndexScanDesc scan)
+/* the buckets of every 16-bit mask of popcount s around qv (Gosper's hack) */
+static int
+masks_of_weight(uint32 qv, int s, uint32 *vals, int nv)
 {
-	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
-	int			K = so->K + 1;
-	int			s = K / HAM_TABLES;
-	int			t = K % HAM_TABLES;
-	uint32		qv = ham_chunk(so->q, t);
 	uint32		mask;
-	int			nv;
 
-	if (t == 0 && s > 0 &&
-		(double) HAM_TABLES * binomial16(s) *
-		(HAM_PROBE_COST + (double) so->meta.nsorted / HAM_BUCKETS) >
-		(double) so->meta.nsorted)
-	{
-		/* every row not met in rounds 0..K-1 */
-		full_scan(scan, so->K);
-		so->full = true;
-		return;
-	}
-
-	/* the buckets of every 16-bit mask of popcount s (Gosper's hack) */
-	if (so->vals == NULL)
-		so->vals = MemoryContextAlloc(so->cxt, sizeof(uint32) * HAM_MAX_PROBES);
-	nv = 0;
+	if (s > 16)
+		return nv;
 	mask = (s == 0) ? 0 : (1u << s) - 1;
 	for (;;)
 	{
-		so->vals[nv++] = qv ^ mask;
+		vals[nv++] = qv ^ mask;
 		if (s == 0)
 			break;
 		else
@@ -383,7 +389,49 @@ advance(IndexScanDesc scan)
 				break;
 		}
 	}
-	run_probes(scan, t, so->vals, nv, K);
+	return nv;
+}
+
+/* Run the next round, or the full scan when a round costs more. */
+static void
+advance(IndexScanDesc scan)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	int			K = so->K + 1;
+	int			s = K / so->nt;
+	int			t = K % so->nt;
+	uint32		qv = ham_chunk(so->q, ham_lane(so->nt, t));
+	double		probes = 0;
+	int			i,
+				nv;
+
+	/* probes of each table in round s */
+	if (so->nt == 4)
+		probes = (double) binomial16(s);
+	else
+		for (i = 0; i <= s; i++)
+			probes += (double) binomial16(i);
+	if (t == 0 && s > 0 &&
+		(double) so->nt * probes *
+		(HAM_PROBE_COST + (double) so->meta.nentries[0] / HAM_BUCKETS) >
+		(double) so->meta.nentries[0])
+	{
+		/* every row not met in rounds 0..K-1 */
+		full_scan(scan, so->K);
+		so->full = true;
+		return;
+	}
+
+	if (so->vals == NULL)
+		so->vals = MemoryContextAlloc(so->cxt, sizeof(uint32) * HAM_BUCKETS);
+	nv = 0;
+	if (so->nt == 4)
+		nv = masks_of_weight(qv, s, so->vals, nv);
+	else
+		for (i = 0; i <= s; i++)
+			nv = masks_of_weight(qv, i, so->vals, nv);
+	if (nv > 0)
+		run_probes(scan, t, so->vals, nv, K);
 	so->K = K;
 	if (K >= HAM_MAXDIST)
 		so->full = true;
@@ -482,6 +530,7 @@ start_scan(IndexScanDesc scan)
 			so->dir = NULL;
 			so->dir = ham_dir_acquire(scan->indexRelation, &so->meta);
 		}
+		so->nt = so->dir->ntables;
 	}
 	if (so->first >= 0)
 	{

@@ -27,8 +27,9 @@ END
 $do$;
 
 CREATE FUNCTION @extschema@.hamming_index_stats(index regclass,
-	OUT sorted_rows bigint, OUT pending_rows bigint, OUT pending_pages bigint)
+	OUT sorted_rows bigint, OUT pending_rows bigint, OUT pending_pages bigint,
+	OUT tables int4)
 	AS 'MODULE_PATHNAME', 'hamming_index_stats'
 	LANGUAGE C STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.hamming_index_stats(regclass) IS
-	'rows of a hamming index''s sorted part and of its pending list (inserted since the build: REINDEX sorts them in)';
+	'rows of a hamming index''s sorted part and of its pending list (inserted since the build: REINDEX sorts them in), and the number of tables of its layout';
