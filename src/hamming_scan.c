@@ -204,10 +204,12 @@ keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
 			continue;
 		p = ham_unrest(tfp_hamcode_rest(e), v, lane);
 		lanes = lane_counts(p ^ so->q);
+		d = (int) ((lanes * UINT64CONST(0x0001000100010001)) >> 48);
+		if (d > so->cap)
+			continue;			/* outside the window (row_kept's first test) */
 		key = so->nt == 4 ? lanes_key4(lanes) : lanes_key2(lanes);
 		if (full ? key <= K : key != K)
 			continue;
-		d = (int) ((lanes * UINT64CONST(0x0001000100010001)) >> 48);
 		if (row_kept(so, d, p))
 		{
 			ItemPointerData tid;
@@ -392,6 +394,49 @@ masks_of_weight(uint32 qv, int s, uint32 *vals, int nv)
 	return nv;
 }
 
+/* bucket probes of round K in its table */
+static double
+round_probes(int nt, int K)
+{
+	int			s = K / nt;
+	double		probes = 0;
+	int			i;
+
+	if (nt == 4)
+		return (double) binomial16(s);
+	for (i = 0; i <= s; i++)
+		probes += (double) binomial16(i);
+	return probes;
+}
+
+/*
+ * The rounds a scan expects to run: up to the radius bound, or for an ORDER
+ * BY the distance within which 10 uniformly random rows would lie (a top 10
+ * of random data; nearer rows only end the rounds sooner).  When they cost
+ * more than reading table 0, the scan reads it at once.
+ */
+static bool
+rounds_cost_more(HamScanOpaque *so)
+{
+	double		n = (double) so->meta.nentries[0];
+	double		per_probe = HAM_PROBE_COST + n / HAM_BUCKETS;
+	double		cost = 0;
+	int			Kt = so->cap,
+				K;
+
+	if (so->first >= 0)
+	{
+		int			d = 0;
+
+		while (d < HAM_MAXDIST && n * simhash_radius_selectivity(d) < 10.0)
+			d++;
+		Kt = Min(Kt, d);
+	}
+	for (K = 0; K <= Kt && cost <= n; K++)
+		cost += round_probes(so->nt, K) * per_probe;
+	return cost > n;
+}
+
 /* Run the next round, or the full scan when a round costs more. */
 static void
 advance(IndexScanDesc scan)
@@ -401,20 +446,14 @@ advance(IndexScanDesc scan)
 	int			s = K / so->nt;
 	int			t = K % so->nt;
 	uint32		qv = ham_chunk(so->q, ham_lane(so->nt, t));
-	double		probes = 0;
 	int			i,
 				nv;
 
-	/* probes of each table in round s */
-	if (so->nt == 4)
-		probes = (double) binomial16(s);
-	else
-		for (i = 0; i <= s; i++)
-			probes += (double) binomial16(i);
-	if (t == 0 && s > 0 &&
-		(double) so->nt * probes *
-		(HAM_PROBE_COST + (double) so->meta.nentries[0] / HAM_BUCKETS) >
-		(double) so->meta.nentries[0])
+	if ((K == 0 && rounds_cost_more(so)) ||
+		(t == 0 && s > 0 &&
+		 (double) so->nt * round_probes(so->nt, K) *
+		 (HAM_PROBE_COST + (double) so->meta.nentries[0] / HAM_BUCKETS) >
+		 (double) so->meta.nentries[0]))
 	{
 		/* every row not met in rounds 0..K-1 */
 		full_scan(scan, so->K);

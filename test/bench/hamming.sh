@@ -12,6 +12,8 @@
 #        HAMMING_SECONDS   pgbench duration per latency figure (default 15)
 #                          ("" skips GIN)
 #        HAMMING_SKIP_DIY=1, HAMMING_SKIP_KNN=1 (GiST), HAMMING_SKIP_AM=1
+#        HAMMING_AM_TABLES layouts of the hamming method to compare (default
+#                          "4 2": its storage parameter "tables")
 #        HAMMING_MWM       maintenance_work_mem (default 1GB)
 # Output: a table on stdout, also written to test/bench/out/hamming-N.txt.
 # Data: N-N/100 uniformly random 64-bit fingerprints, plus N/100 planted
@@ -155,11 +157,13 @@ SQL
         P -c 'DROP INDEX bench_diy'
     fi
 
-    if [ -z "${HAMMING_SKIP_AM:-}" ]; then
-        tfp_log "textfp hamming access method"
-        t=$(now); P -c 'CREATE INDEX bench_ham ON bench USING hamming (fp)'; f=$(elapsed "$t")
+    local T
+    for T in ${HAMMING_AM_TABLES:-4 2}; do
+        [ -z "${HAMMING_SKIP_AM:-}" ] || break
+        tfp_log "textfp hamming access method, tables = $T"
+        t=$(now); P -c "CREATE INDEX bench_ham ON bench USING hamming (fp) WITH (tables = $T)"; f=$(elapsed "$t")
         P -c 'VACUUM ANALYZE bench'
-        printf '| textfp hamming | build %.1f s | %s MB |\n' "$f" "$(msize bench_ham)" >>"$R"
+        printf '| textfp hamming (tables = %s) | build %.1f s | %s MB |\n' "$T" "$f" "$(msize bench_ham)" >>"$R"
         res=$(latency ham "$TFP_TMP/q_dist.sql")
         printf '|   radius 3: p50 %s ms, p99 %s ms (%s queries)\n' $res >>"$R"
         res=$(latency hamk "$TFP_TMP/q_knn.sql")
@@ -186,7 +190,7 @@ SELECT (SELECT count(*) FROM sq) || ' rows by seq scan, ' ||
 SQL
         echo "|   exactness over 40 keys: $(cat "$TFP_TMP/exact.txt")" >>"$R"
         P -c 'DROP INDEX bench_ham'
-    fi
+    done
 
     if [ -z "${HAMMING_SKIP_KNN:-}" ]; then
         tfp_log "GiST KNN"
