@@ -175,10 +175,22 @@ lanes_key2(uint64 lanes)
 	return Min(2 * a, 2 * b + 1);
 }
 
+/* the bit count of x (SWAR: no popcnt instruction is assumed) */
+static inline int
+swar_popcount(uint64 x)
+{
+	x = x - ((x >> 1) & UINT64CONST(0x5555555555555555));
+	x = (x & UINT64CONST(0x3333333333333333)) + ((x >> 2) & UINT64CONST(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64CONST(0x0f0f0f0f0f0f0f0f);
+	return (int) ((x * UINT64CONST(0x0101010101010101)) >> 56);
+}
+
 /*
  * Entries [from, to) of a page of table t, a run of bucket v that starts
  * the bucket or the page: keep the rows met in round K (key == K), or, in
- * the full scan, those not met in rounds 0..K (key > K).
+ * the full scan, those not met in rounds 0..K (key > K).  The distance is
+ * first taken from the entry's 48 bits and the run's chunk, which drops
+ * the rows outside the window (most of them) cheaply.
  */
 static void
 keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
@@ -187,6 +199,8 @@ keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
 	const uint8 *ent = ham_page_entries(page);
 	const uint8 *deadmap = ham_page_deadmap(page);
 	int			lane = ham_lane(so->nt, t);
+	uint64		qrest = ham_rest(so->q, lane);
+	int			dv = swar_popcount((uint64) (v ^ ham_chunk(so->q, lane)));
 	tfp_hamdec	dec = {0};
 	uint32		k;
 
@@ -195,18 +209,20 @@ keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
 		const uint8 *e = ham_entry(ent, k);
 		uint32		blk,
 					off;
-		uint64		p,
+		uint64		rest,
+					p,
 					lanes;
 		int			key,
 					d;
 
-		if (!tfp_hamcode_decode(&dec, e, &blk, &off) || ham_is_dead(deadmap, k))
+		if (!tfp_hamcode_decode(&dec, e, &blk, &off))
 			continue;
-		p = ham_unrest(tfp_hamcode_rest(e), v, lane);
-		lanes = lane_counts(p ^ so->q);
-		d = (int) ((lanes * UINT64CONST(0x0001000100010001)) >> 48);
-		if (d > so->cap)
+		rest = tfp_hamcode_rest(e);
+		d = swar_popcount(rest ^ qrest) + dv;
+		if (d > so->cap || ham_is_dead(deadmap, k))
 			continue;			/* outside the window (row_kept's first test) */
+		p = ham_unrest(rest, v, lane);
+		lanes = lane_counts(p ^ so->q);
 		key = so->nt == 4 ? lanes_key4(lanes) : lanes_key2(lanes);
 		if (full ? key <= K : key != K)
 			continue;
