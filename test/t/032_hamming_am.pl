@@ -5,7 +5,10 @@
 # built with CREATE INDEX CONCURRENTLY, rebuilt with REINDEX CONCURRENTLY and
 # vacuumed.  A standby that received the index only through WAL (the build's
 # full pages, the generic WAL of inserts and VACUUM) answers as the primary,
-# and so does the primary after an immediate stop.
+# and so does the primary after an immediate stop.  Then the same for the
+# 2-table layout, built by a heap scan that wraps around (shared_buffers is
+# small, so heap scans are synchronized and start where an earlier scan was:
+# TIDs descend within buckets and take escape entries).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -15,7 +18,7 @@ use IPC::Run;
 
 my $node = PostgreSQL::Test::Cluster->new('primary');
 $node->init(allows_streaming => 1);
-$node->append_conf('postgresql.conf', "max_connections = 30\njit = off\n");
+$node->append_conf('postgresql.conf', "max_connections = 30\njit = off\nshared_buffers = 1MB\n");
 $node->start;
 plan skip_all => 'the hamming access method needs PostgreSQL 15 or later'
 	if $node->safe_psql('postgres', 'SHOW server_version_num') < 150000;
@@ -151,6 +154,34 @@ is($node->safe_psql('postgres', q{SET enable_seqscan = off; SET enable_bitmapsca
 	$node->safe_psql('postgres', q{SET enable_indexscan = off; SET enable_bitmapscan = off;
 	SELECT count(*) FROM hc WHERE simhash_dist(fp, (SELECT fp FROM hc WHERE id = 5001)) <= 1}),
 	'rows inserted just before the crash are found');
+
+# the 2-table layout: a build from the heap's first block, then one whose
+# synchronized scan starts mid-table (after a partial scan) and wraps around
+my $size = q{SELECT pg_relation_size('hc_ham')};
+$node->safe_psql('postgres', q{ALTER INDEX hc_ham SET (tables = 2);
+SET synchronize_seqscans = off; REINDEX INDEX hc_ham});
+my $plain = $node->safe_psql('postgres', $size);
+$node->safe_psql('postgres', q{SET max_parallel_workers_per_gather = 0;
+SELECT count(*) FROM (SELECT * FROM hc LIMIT 12000) s;
+REINDEX INDEX hc_ham});
+is($node->safe_psql('postgres', q{SELECT tables FROM hamming_index_stats('hc_ham')}), '2',
+	'rebuilt with 2 tables');
+cmp_ok($node->safe_psql('postgres', $size), '>', $plain,
+	'the build whose heap scan wrapped around wrote escape entries');
+is($node->safe_psql('postgres', 'SELECT cmp(200)'), '0',
+	'2 tables, wrapped build: index and sequential scan agree');
+$node->safe_psql('postgres', q{
+INSERT INTO hc (fp) SELECT (fp::bigint # (9::bigint << (id % 59)))::simhash64 FROM hc WHERE id <= 1500;
+DELETE FROM hc WHERE id % 13 = 0;
+VACUUM hc;
+});
+is($node->safe_psql('postgres', 'SELECT cmp(200)'), '0',
+	'2 tables: after inserts, deletes and VACUUM the index agrees');
+$node->wait_for_catchup($standby);
+is($standby->safe_psql('postgres', 'SELECT cmp(200)'), '0',
+	'2 tables: the standby agrees');
+is($standby->safe_psql('postgres', $digest), $node->safe_psql('postgres', $digest),
+	'2 tables: the standby returns the same top-20 rows as the primary');
 
 $standby->stop;
 $node->stop;
