@@ -207,7 +207,7 @@ hamming_options(Datum reloptions, bool validate)
 		ham_relopt_kind = add_reloption_kind();
 		add_int_reloption(ham_relopt_kind, "tables",
 						  "Number of tables of a hamming index (4 or 2)",
-						  HAM_DEFAULT_TABLES, 2, HAM_TABLES, AccessExclusiveLock);
+						  HAM_DEFAULT_TABLES, 2, HAM_TABLES, ShareUpdateExclusiveLock);
 		ham_relopt_ready = true;
 	}
 	opts = (HamOptions *) build_reloptions(reloptions, validate, ham_relopt_kind,

@@ -412,6 +412,49 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 /* ---- vacuum ---- */
 
 /*
+ * Ask the callback about a live entry at position k: remember k if its row
+ * is gone, count it live otherwise (without a callback: count only).
+ */
+static inline void
+vacuum_ask(ItemPointer tid, uint32 k, IndexBulkDeleteCallback callback,
+		   void *cb_state, uint16 *dead, uint32 *ndead, uint64 *live)
+{
+	if (callback && callback(tid, cb_state))
+		dead[(*ndead)++] = (uint16) k;
+	else
+		(*live)++;
+}
+
+/*
+ * Mark the remembered entries of the exclusively locked page dead, with
+ * generic WAL: offset number 0 on a pending-list page, the dead map's bit on
+ * an entry page.
+ */
+static void
+vacuum_mark(Relation index, Buffer buf, bool pending, const uint16 *dead,
+			uint32 ndead, double *removed)
+{
+	GenericXLogState *state;
+	Page		wpage;
+	uint32		k;
+
+	if (ndead == 0)
+		return;
+	state = GenericXLogStart(index);
+	wpage = GenericXLogRegisterBuffer(state, buf, 0);
+	for (k = 0; k < ndead; k++)
+	{
+		if (pending)
+			((HamPendingEntry *) PageGetContents(wpage))[dead[k]].tid.ip_posid =
+				InvalidOffsetNumber;
+		else
+			ham_page_deadmap(wpage)[dead[k] >> 3] |= (uint8) (1 << (dead[k] & 7));
+	}
+	GenericXLogFinish(state);
+	*removed += ndead;
+}
+
+/*
  * Mark dead the entries of one pending-list page whose TIDs the callback
  * names, and count them in *removed; returns the number of live entries
  * left.  Without a callback (VACUUM's cleanup-only call) it only counts.
@@ -437,24 +480,10 @@ vacuum_pending_page(Relation index, BlockNumber blk,
 	*next = HamPageGetOpaque(page)->next;
 	for (k = 0; k < n; k++)
 	{
-		if (ham_tid_dead(&ent[k].tid))
-			continue;
-		if (callback && callback(&ent[k].tid, cb_state))
-			dead[ndead++] = (uint16) k;
-		else
-			live++;
+		if (!ham_tid_dead(&ent[k].tid))
+			vacuum_ask(&ent[k].tid, k, callback, cb_state, dead, &ndead, &live);
 	}
-	if (ndead > 0)
-	{
-		GenericXLogState *state = GenericXLogStart(index);
-		Page		wpage = GenericXLogRegisterBuffer(state, buf, 0);
-
-		ent = (HamPendingEntry *) PageGetContents(wpage);
-		for (k = 0; k < ndead; k++)
-			ent[dead[k]].tid.ip_posid = InvalidOffsetNumber;
-		GenericXLogFinish(state);
-		*removed += ndead;
-	}
+	vacuum_mark(index, buf, true, dead, ndead, removed);
 	UnlockReleaseBuffer(buf);
 	return live;
 }
@@ -502,23 +531,10 @@ vacuum_entry_page(Relation index, const HamMetaData *meta, const uint32 *dir,
 				ham_is_dead(deadmap, k))
 				continue;
 			ItemPointerSet(&tid, blk, (OffsetNumber) off);
-			if (callback && callback(&tid, cb_state))
-				dead[ndead++] = (uint16) k;
-			else
-				live++;
+			vacuum_ask(&tid, k, callback, cb_state, dead, &ndead, &live);
 		}
 	}
-	if (ndead > 0)
-	{
-		GenericXLogState *state = GenericXLogStart(index);
-		Page		wpage = GenericXLogRegisterBuffer(state, buf, 0);
-		uint8	   *wmap = ham_page_deadmap(wpage);
-
-		for (k = 0; k < ndead; k++)
-			wmap[dead[k] >> 3] |= (uint8) (1 << (dead[k] & 7));
-		GenericXLogFinish(state);
-		*removed += ndead;
-	}
+	vacuum_mark(index, buf, false, dead, ndead, removed);
 	UnlockReleaseBuffer(buf);
 	return live;
 }
