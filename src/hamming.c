@@ -130,6 +130,12 @@ ham_check_meta(Relation index, Page page)
 				 errmsg("index \"%s\" has hamming format %u, this textfp reads %d",
 						RelationGetRelationName(index), m->format, HAM_FORMAT),
 				 errdetail("REINDEX rebuilds it in the current format.")));
+	if (m->ntables != 2 && m->ntables != 4)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" has a damaged metapage",
+						RelationGetRelationName(index)),
+				 errdetail("It counts %u tables.", m->ntables)));
 }
 
 void

@@ -71,7 +71,7 @@ typedef struct HamMetaData
 	uint32		format;
 	int64		build_stamp;	/* time of the build: names the sorted part */
 	uint64		nsorted;		/* rows of the sorted part */
-	uint32		ntables;		/* 4 or 2 */
+	uint32		ntables;		/* 4 or 2 (ham_check_meta) */
 	uint32		nentries[HAM_TABLES];	/* entries of each table (rows,
 										 * escapes, fillers) */
 	BlockNumber dir_start[HAM_TABLES];
@@ -105,8 +105,6 @@ typedef struct HamPendingEntry
 #define HAM_ENTRIES_PER_PAGE	((uint32) ((HAM_CONTENT_SIZE - 1) * 8 / (8 * TFP_HAMCODE_ENTRY + 1)))
 #define HAM_DEADMAP_BYTES		((HAM_ENTRIES_PER_PAGE + 7) / 8)
 #define HAM_PENDING_PER_PAGE	((uint32) (HAM_CONTENT_SIZE / sizeof(HamPendingEntry)))
-#define HAM_DIR_PAGES \
-	((HAM_DIR_LEN + HAM_DIR_PER_PAGE - 1) / HAM_DIR_PER_PAGE)
 
 #define HamPageGetOpaque(page) \
 	((HamPageOpaqueData *) PageGetSpecialPointer(page))
@@ -248,8 +246,6 @@ typedef struct HamDir
 	struct HamDir *next;
 	Buffer	   *recent;			/* per entry page of each table: the buffer
 								 * that held it last, or InvalidBuffer */
-	int			ntables;
-	uint32		npages[HAM_TABLES];	/* entry pages of each table */
 	Size		first_page[HAM_TABLES];	/* table t's pages in recent[] */
 	uint32		dir[HAM_TABLES][HAM_DIR_LEN];
 } HamDir;

@@ -490,11 +490,12 @@ vacuum_pending_page(Relation index, BlockNumber blk,
 
 /*
  * The same for entry page pg of table t of the sorted part; the directory
- * gives the runs whose TIDs decode from a zeroed decoder.
+ * gives the runs whose TIDs decode from a zeroed decoder.  *v: the bucket
+ * of the page's first entry or an earlier one (the pages go in order).
  */
 static uint64
 vacuum_entry_page(Relation index, const HamMetaData *meta, const uint32 *dir,
-				  int t, uint32 pg, IndexBulkDeleteCallback callback,
+				  int t, uint32 pg, uint32 *v, IndexBulkDeleteCallback callback,
 				  void *cb_state, BufferAccessStrategy strategy, double *removed)
 {
 	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, meta->data_start[t] + pg,
@@ -505,7 +506,6 @@ vacuum_entry_page(Relation index, const HamMetaData *meta, const uint32 *dir,
 	uint32		first = pg * HAM_ENTRIES_PER_PAGE,
 				end = (uint32) Min((uint64) first + HAM_ENTRIES_PER_PAGE, meta->nentries[t]),
 				e = first,
-				v = 0,
 				k,
 				ndead = 0;
 	uint64		live = 0;
@@ -517,7 +517,7 @@ vacuum_entry_page(Relation index, const HamMetaData *meta, const uint32 *dir,
 	deadmap = ham_page_deadmap(page);
 	while (e < end)
 	{
-		uint32		run_end = ham_next_run(dir, &v, e, end);
+		uint32		run_end = ham_next_run(dir, v, e, end);
 		tfp_hamdec	dec = {0};
 
 		for (; e < run_end; e++)
@@ -560,17 +560,18 @@ vacuum_walk(IndexVacuumInfo *info, IndexBulkDeleteCallback callback,
 	{
 		HamDir	   *dir = ham_dir_acquire(index, &meta);
 
-		for (t = 0; t < (callback ? dir->ntables : 1); t++)
+		for (t = 0; t < (callback ? (int) meta.ntables : 1); t++)
 		{
 			uint32		npages = ham_entry_pages(meta.nentries[t]);
-			uint32		pg;
+			uint32		pg,
+						v = 0;
 			double		rm = 0;
 			double		lv = 0;
 
 			for (pg = 0; pg < npages; pg++)
 			{
 				vacuum_delay_point();
-				lv += vacuum_entry_page(index, &meta, dir->dir[t], t, pg, callback,
+				lv += vacuum_entry_page(index, &meta, dir->dir[t], t, pg, &v, callback,
 										cb_state, info->strategy, &rm);
 			}
 			/* every table holds the same rows: count them once */

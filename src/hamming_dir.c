@@ -73,23 +73,15 @@ ham_dir_acquire(Relation index, const HamMetaData *meta)
 	d->build_stamp = meta->build_stamp;
 	d->nsorted = meta->nsorted;
 	d->refcount = 0;
-	d->ntables = (int) meta->ntables;
-	if (d->ntables != 2 && d->ntables != 4)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" has a damaged metapage",
-						RelationGetRelationName(index)),
-				 errdetail("It counts %d tables.", d->ntables)));
 	npages = 0;
-	for (t = 0; t < d->ntables; t++)
+	for (t = 0; t < (int) meta->ntables; t++)
 	{
-		d->npages[t] = ham_entry_pages(meta->nentries[t]);
 		d->first_page[t] = npages;
-		npages += d->npages[t];
+		npages += ham_entry_pages(meta->nentries[t]);
 	}
 	d->recent = MemoryContextAllocHuge(dir_cxt, sizeof(Buffer) * Max(npages, 1));
 	memset(d->recent, 0, sizeof(Buffer) * Max(npages, 1));
-	for (t = 0; t < d->ntables; t++)
+	for (t = 0; t < (int) meta->ntables; t++)
 	{
 		uint32		pos;
 

@@ -85,7 +85,6 @@ typedef struct HamScanOpaque
 	uint64		q;				/* the center the rounds are run around */
 	bool		want_nulls;		/* no quals: NULL keys come last */
 	HamMetaData meta;
-	int			nt;				/* tables of the index */
 	HamDir	   *dir;
 	uint32	   *vals;			/* bucket values of a round */
 	int			K;				/* last round done, -1 before the first */
@@ -198,7 +197,8 @@ keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
 {
 	const uint8 *ent = ham_page_entries(page);
 	const uint8 *deadmap = ham_page_deadmap(page);
-	int			lane = ham_lane(so->nt, t);
+	int			nt = (int) so->meta.ntables;
+	int			lane = ham_lane(nt, t);
 	uint64		qrest = ham_rest(so->q, lane);
 	int			dv = swar_popcount((uint64) (v ^ ham_chunk(so->q, lane)));
 	tfp_hamdec	dec = {0};
@@ -223,7 +223,7 @@ keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
 			continue;			/* outside the window (row_kept's first test) */
 		p = ham_unrest(rest, v, lane);
 		lanes = lane_counts(p ^ so->q);
-		key = so->nt == 4 ? lanes_key4(lanes) : lanes_key2(lanes);
+		key = nt == 4 ? lanes_key4(lanes) : lanes_key2(lanes);
 		if (full ? key <= K : key != K)
 			continue;
 		if (row_kept(so, d, p))
@@ -410,19 +410,31 @@ masks_of_weight(uint32 qv, int s, uint32 *vals, int nv)
 	return nv;
 }
 
-/* bucket probes of round K in its table */
+/* the cost of round K of an index of nt tables and n entries per table, in row checks */
 static double
-round_probes(int nt, int K)
+round_cost(int nt, int K, double n)
 {
 	int			s = K / nt;
 	double		probes = 0;
 	int			i;
 
 	if (nt == 4)
-		return (double) binomial16(s);
-	for (i = 0; i <= s; i++)
-		probes += (double) binomial16(i);
-	return probes;
+		probes = (double) binomial16(s);
+	else
+		for (i = 0; i <= s; i++)
+			probes += (double) binomial16(i);
+	return probes * (HAM_PROBE_COST + n / HAM_BUCKETS);
+}
+
+/* the distance within which "count" of n uniformly random rows would lie */
+static int
+random_radius(double n, double count)
+{
+	int			d = 0;
+
+	while (d < HAM_MAXDIST && n * simhash_radius_selectivity(d) < count)
+		d++;
+	return d;
 }
 
 /*
@@ -434,22 +446,16 @@ round_probes(int nt, int K)
 static bool
 rounds_cost_more(HamScanOpaque *so)
 {
+	int			nt = (int) so->meta.ntables;
 	double		n = (double) so->meta.nentries[0];
-	double		per_probe = HAM_PROBE_COST + n / HAM_BUCKETS;
 	double		cost = 0;
 	int			Kt = so->cap,
 				K;
 
 	if (so->first >= 0)
-	{
-		int			d = 0;
-
-		while (d < HAM_MAXDIST && n * simhash_radius_selectivity(d) < 10.0)
-			d++;
-		Kt = Min(Kt, d);
-	}
+		Kt = Min(Kt, random_radius((double) so->meta.nsorted + (double) so->meta.npending, 10.0));
 	for (K = 0; K <= Kt && cost <= n; K++)
-		cost += round_probes(so->nt, K) * per_probe;
+		cost += round_cost(nt, K, n);
 	return cost > n;
 }
 
@@ -458,18 +464,17 @@ static void
 advance(IndexScanDesc scan)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	int			nt = (int) so->meta.ntables;
+	double		n = (double) so->meta.nentries[0];
 	int			K = so->K + 1;
-	int			s = K / so->nt;
-	int			t = K % so->nt;
-	uint32		qv = ham_chunk(so->q, ham_lane(so->nt, t));
+	int			s = K / nt;
+	int			t = K % nt;
+	uint32		qv = ham_chunk(so->q, ham_lane(nt, t));
 	int			i,
 				nv;
 
 	if ((K == 0 && rounds_cost_more(so)) ||
-		(t == 0 && s > 0 &&
-		 (double) so->nt * round_probes(so->nt, K) *
-		 (HAM_PROBE_COST + (double) so->meta.nentries[0] / HAM_BUCKETS) >
-		 (double) so->meta.nentries[0]))
+		(t == 0 && s > 0 && nt * round_cost(nt, K, n) > n))
 	{
 		/* every row not met in rounds 0..K-1 */
 		full_scan(scan, so->K);
@@ -480,7 +485,7 @@ advance(IndexScanDesc scan)
 	if (so->vals == NULL)
 		so->vals = MemoryContextAlloc(so->cxt, sizeof(uint32) * HAM_BUCKETS);
 	nv = 0;
-	if (so->nt == 4)
+	if (nt == 4)
 		nv = masks_of_weight(qv, s, so->vals, nv);
 	else
 		for (i = 0; i <= s; i++)
@@ -585,17 +590,10 @@ start_scan(IndexScanDesc scan)
 			so->dir = NULL;
 			so->dir = ham_dir_acquire(scan->indexRelation, &so->meta);
 		}
-		so->nt = so->dir->ntables;
 	}
 	if (so->first >= 0)
-	{
-		double		n = (double) so->meta.nsorted + (double) so->meta.npending;
-		int			d = 0;
-
-		while (d < HAM_MAXDIST && n * simhash_radius_selectivity(d) < 100.0)
-			d++;
-		cap = Min(so->R, d + 4);
-	}
+		cap = Min(so->R, random_radius((double) so->meta.nsorted + (double) so->meta.npending,
+									   100.0) + 4);
 	start_pass(scan, -1, cap);
 }
 

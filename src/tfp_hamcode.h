@@ -133,7 +133,7 @@ typedef struct tfp_hamwriter
 	uint32_t	per_page;
 	uint64_t	e;				/* entries written */
 	uint32_t	base;
-	uint32_t	bucket;			/* current bucket (valid if e > 0 or started) */
+	uint32_t	bucket;			/* current bucket, once started */
 	int			started;
 	uint32_t   *dir;
 	void		(*put) (void *arg, uint64_t rest, uint32_t code, int dead);
