@@ -274,9 +274,24 @@ SELECT * FROM hamming_index_stats('hm');
 CREATE INDEX hm_btree ON hm (id);
 SELECT * FROM hamming_index_stats('hm_btree');
 SELECT * FROM hamming_index_stats(0);
+-- the SQLSTATEs of those errors
+\set VERBOSITY sqlstate
+CREATE INDEX ON hm USING hamming (fp) WITH (fillfactor = 50);
+CREATE INDEX ON hm USING hamming (fp) WITH (tables = 3);
+CREATE INDEX ON hm USING hamming (fp) WITH (tables = 8);
+CREATE INDEX ON hm USING hamming (fp) WITH (tables = 'two');
+ALTER INDEX hm_idx SET (tables = 3);
+CREATE INDEX ON hm USING hamming (fp, id);
+CREATE UNIQUE INDEX ON hm USING hamming (fp);
+SELECT * FROM hamming_index_stats('hm');
+SELECT * FROM hamming_index_stats(0);
+\set VERBOSITY default
 CREATE ROLE regress_hm_nobody;
 SET ROLE regress_hm_nobody;
 SELECT * FROM hamming_index_stats('hm_idx');
+\set VERBOSITY sqlstate
+SELECT * FROM hamming_index_stats('hm_idx');
+\set VERBOSITY default
 RESET ROLE;
 DROP ROLE regress_hm_nobody;
 -- the operator class passes the method's own validation
