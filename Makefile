@@ -9,8 +9,18 @@ EXTENSION   = textfp
 EXTVERSION  = 1.1
 
 MODULE_big  = textfp
-# src/tfp_features_fast.c is included by src/tfp_features.c, not built alone
-OBJS        = $(patsubst %.c,%.o,$(sort $(filter-out src/tfp_features_fast.c,$(wildcard src/*.c))))
+# Sources in two wings (src/README.md):
+#   src/core/            the pure C library: no PostgreSQL header (checked by
+#                        the target core-check, a prerequisite of the build)
+#   src/core/generated/  its generated tables (each names its generator)
+#   src/pg/              fmgr functions, types, access methods, planner support
+#   src/sql/             the install script's fragments
+# src/core/tfp_features_fast.c is included by src/core/tfp_features.c, not built alone
+CORE_DIRS   = src/core src/core/generated
+CORE_SRCS   = $(sort $(filter-out src/core/tfp_features_fast.c,$(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))))
+CORE_HDRS   = $(wildcard src/core/*.h)
+PG_SRCS     = $(sort $(wildcard src/pg/*.c))
+OBJS        = $(patsubst %.c,%.o,$(CORE_SRCS) $(PG_SRCS))
 
 # The install script is assembled from the fragments in src/sql/ (one per
 # concern, applied in file-name order).  upgrade/ holds the frozen install
@@ -27,9 +37,9 @@ DATA        = upgrade/$(EXTENSION)--1.0.sql
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
-PG_CPPFLAGS = -I$(srcdir)/src
+PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/core/generated -I$(srcdir)/src/pg
 SHLIB_LINK += -lxxhash
-EXTRA_CLEAN = test/unit/*.bin test/unit/*.san
+EXTRA_CLEAN = test/unit/*.bin test/unit/*.san test/unit/*.a test/unit/obj src/core/.core-check
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -38,7 +48,21 @@ include $(PGXS)
 # PGXS does not track header dependencies: rebuild every object when a header
 # or the generated data file (included by tfp_unicode.c for its table
 # geometry) changes.
-$(OBJS): $(wildcard src/*.h) src/tfp_unicode_data.c src/tfp_features_fast.c
+$(OBJS): $(CORE_HDRS) $(wildcard src/pg/*.h) src/core/generated/tfp_unicode_data.c src/core/tfp_features_fast.c
+
+# The core wing must build without PostgreSQL: every file of it is compiled
+# (syntax only) with no PostgreSQL include directory on the path, and none
+# may name a PostgreSQL header.  A prerequisite of the shared library, so a
+# core file that includes one fails the build.
+CORE_CHECK_FLAGS = -std=gnu11 -fsyntax-only -I$(srcdir)/src/core -I$(srcdir)/src/core/generated
+src/core/.core-check: $(CORE_SRCS) $(CORE_HDRS) src/core/tfp_features_fast.c
+	@bad=$$(grep -lE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](postgres|postgres_ext|fmgr|funcapi|miscadmin|pg_config|c)\.h[>"]|^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](access|catalog|commands|executor|lib|libpq|nodes|optimizer|parser|port|storage|utils|common|mb|tcop|replication)/' $^); \
+	if [ -n "$$bad" ]; then echo "core-check: PostgreSQL header included by the core wing: $$bad" >&2; exit 1; fi
+	@for f in $(CORE_SRCS); do $(CC) $(CORE_CHECK_FLAGS) $$f || { echo "core-check: $$f does not build without PostgreSQL" >&2; exit 1; }; done
+	@touch $@
+
+core-check: src/core/.core-check
+$(shlib): src/core/.core-check
 
 $(EXTENSION)--$(EXTVERSION).sql: $(FRAGMENTS)
 	cat $^ > $@
@@ -46,29 +70,46 @@ $(EXTENSION)--$(EXTVERSION).sql: $(FRAGMENTS)
 $(EXTENSION)--1.0--1.1.sql: upgrade/$(EXTENSION)--1.0--1.1.head.sql $(FRAGMENTS_1_1)
 	cat $^ > $@
 
-# C unit tests of the PostgreSQL-free core (src/tfp_*.c): each test/unit/*.c
-# links against those files only and prints TAP-style "ok"/"not ok" lines.
-CORE_SRCS  = $(sort $(filter-out src/tfp_features_fast.c,$(wildcard src/tfp_*.c)))
+# C unit tests of the PostgreSQL-free core (src/core/): each test/unit/*.c
+# links against the core only (an archive of its objects, compiled once per
+# flavour) and prints TAP-style "ok"/"not ok" lines.
 UNIT_SRCS  = $(sort $(wildcard test/unit/*.c))
 UNIT_BINS  = $(UNIT_SRCS:.c=.bin)
-UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu11 -Isrc
+UNIT_DEPS  = $(CORE_HDRS) $(wildcard test/unit/*.h test/fuzz/*.[ch])
+UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu11 -Isrc/core -Isrc/core/generated
+UNIT_OBJS  = $(patsubst src/%.c,test/unit/obj/bin/%.o,$(CORE_SRCS))
 
-test/unit/%.bin: test/unit/%.c $(CORE_SRCS) src/tfp_features_fast.c $(wildcard src/tfp_*.h) $(wildcard test/unit/*.h test/fuzz/*.[ch])
-	$(CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
+test/unit/obj/bin/%.o: src/%.c $(CORE_HDRS) src/core/tfp_features_fast.c
+	@mkdir -p $(@D)
+	$(CC) $(UNIT_CFLAGS) -c -o $@ $<
+
+test/unit/libcore.a: $(UNIT_OBJS)
+	rm -f $@ && $(AR) rcs $@ $^
+
+test/unit/%.bin: test/unit/%.c test/unit/libcore.a $(UNIT_DEPS)
+	$(CC) $(UNIT_CFLAGS) -o $@ $< test/unit/libcore.a -lm
 
 unitcheck: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "# $$t"; ./$$t; done
 
 # The same programs under AddressSanitizer and UndefinedBehaviorSanitizer
-# (any report aborts the program); run by test/run-tests.sh.
-SAN_CFLAGS = -O1 -g -Wall -Wextra -std=gnu11 -Isrc -fno-omit-frame-pointer \
+# (any report aborts the program); run by test/run-tests.sh --full.
+SAN_CFLAGS = -O1 -g -Wall -Wextra -std=gnu11 -Isrc/core -Isrc/core/generated -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_SANS  = $(UNIT_SRCS:.c=.san)
+SAN_OBJS   = $(patsubst src/%.c,test/unit/obj/san/%.o,$(CORE_SRCS))
 
-test/unit/%.san: test/unit/%.c $(CORE_SRCS) src/tfp_features_fast.c $(wildcard src/tfp_*.h) $(wildcard test/unit/*.h test/fuzz/*.[ch])
-	$(CC) $(SAN_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
+test/unit/obj/san/%.o: src/%.c $(CORE_HDRS) src/core/tfp_features_fast.c
+	@mkdir -p $(@D)
+	$(CC) $(SAN_CFLAGS) -c -o $@ $<
+
+test/unit/libcore-san.a: $(SAN_OBJS)
+	rm -f $@ && $(AR) rcs $@ $^
+
+test/unit/%.san: test/unit/%.c test/unit/libcore-san.a $(UNIT_DEPS)
+	$(CC) $(SAN_CFLAGS) -o $@ $< test/unit/libcore-san.a -lm
 
 unitcheck-san: $(UNIT_SANS)
 	@set -e; for t in $(UNIT_SANS); do echo "# $$t"; ASAN_OPTIONS=detect_leaks=0 ./$$t; done
 
-.PHONY: unitcheck
+.PHONY: unitcheck unitcheck-san core-check

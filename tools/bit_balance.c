@@ -10,8 +10,8 @@
  * (simhash_reference()) made from the first half of the texts, measured on
  * the second half (and the built-in centering on that half, to compare).
  * Used by test/bench/bit_balance.sh; build from the repository root:
- *   cc -O2 -Isrc -o /tmp/bit_balance tools/bit_balance.c src/tfp_features.c \
- *      src/tfp_simhash.c src/tfp_simhash_balance.c src/tfp_simhash_ref.c src/tfp_unicode.c src/tfp_unicode_data.c -lm
+ *   cc -O2 -Isrc/core -Isrc/core/generated -o /tmp/bit_balance tools/bit_balance.c src/core/tfp_features.c \
+ *      src/core/tfp_simhash.c src/core/tfp_simhash_balance.c src/core/generated/tfp_simhash_ref.c src/core/tfp_unicode.c src/core/generated/tfp_unicode_data.c -lm
  */
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 // Agreement of textfp's pinyin initials with the npm package pinyin-pro.
 //
 //   mkdir -p /tmp/pp && (cd /tmp/pp && npm install pinyin-pro@3)
-//   cc -O2 -Isrc -o /tmp/pinyin_letters tools/pinyin_letters.c src/tfp_pinyin*.c src/tfp_unicode*.c -lm
+//   cc -O2 -Isrc/core -Isrc/core/generated -o /tmp/pinyin_letters tools/pinyin_letters.c src/core/tfp_pinyin*.c src/core/generated/tfp_pinyin*.c src/core/tfp_unicode.c src/core/generated/tfp_unicode_data.c -lm
 //   /tmp/pinyin_letters -l < LINES > /tmp/ours.txt
 //   NODE_PATH=/tmp/pp/node_modules node tools/compare_pinyin.mjs LINES /tmp/ours.txt
 //

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Fit textfp_match()'s model on the TRAIN split of the labelled pairs and
-write src/tfp_match_model.c.
+write src/core/generated/tfp_match_model.c.
 
 Input: the features of every pair, as test/bench/match_accuracy.sh writes
 them with MATCH_FEATURES_OUT=FILE (columns: pair_id, split, kind, lang,
 copy, j5, c5, j2, c2, sim, dna, pj, pc, ord, zh, ord1, run, book; see
-src/tfp_match.h).  Only rows
+src/core/tfp_match.h).  Only rows
 of split 'train' are used, and not the positives of kind 'translation'
 (sections translated separately from one English text: not copies of each
 other, not unrelated either; tools/make_match_set.py): the model is a logistic regression (Newton's
-method, a small L2 penalty) on the inputs of src/tfp_match.c's
+method, a small L2 penalty) on the inputs of src/core/tfp_match.c's
 tfp_match_inputs() (the same formulas below), and the verdict's threshold is
 the lowest z at which precision on the train pairs is at least a target:
 --precision, or by default the least of TARGETS at which cross-validation
@@ -32,7 +32,7 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, '..', 'src', 'tfp_match_model.c')
+OUT = os.path.join(HERE, '..', 'src', 'core', 'generated', 'tfp_match_model.c')
 NX = 16
 
 

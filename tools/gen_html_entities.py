@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate src/tfp_html_entities.c: the HTML5 named character references and
+"""Generate src/core/generated/tfp_html_entities.c: the HTML5 named character references and
 the Windows-1252 remapping of numeric references 0x80-0x9F, for html_text().
 
 Sources, both in Debian 12's python3 standard library (package
@@ -16,7 +16,7 @@ The HTML Standard says the named references will not change; the table is
 frozen with html_text() version 1 all the same (a change would be a new
 version).  The output is deterministic.
 
-    tools/gen_html_entities.py            # rewrite src/tfp_html_entities.c
+    tools/gen_html_entities.py            # rewrite src/core/generated/tfp_html_entities.c
     tools/gen_html_entities.py --check    # exit 1 if the committed file differs
 """
 import argparse
@@ -26,7 +26,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, 'src', 'tfp_html_entities.c')
+OUT = os.path.join(ROOT, 'src', 'core', 'generated', 'tfp_html_entities.c')
 
 
 def c_string(s):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate src/tfp_pinyin_phrases.c from tools/data/pinyin_phrases.tsv.
+"""Generate src/core/generated/tfp_pinyin_phrases.c from tools/data/pinyin_phrases.tsv.
 
 Usage: tools/gen_pinyin_phrases.py [--check]
 Standard library only; the output is deterministic (input order kept).
@@ -10,7 +10,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SRC = os.path.join(ROOT, 'tools', 'data', 'pinyin_phrases.tsv')
-OUT = os.path.join(ROOT, 'src', 'tfp_pinyin_phrases.c')
+OUT = os.path.join(ROOT, 'src', 'core', 'generated', 'tfp_pinyin_phrases.c')
 
 
 def main():

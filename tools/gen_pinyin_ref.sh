@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerate src/tfp_pinyin_ref.c, the reference distribution of pinyin_dna:
+# Regenerate src/core/generated/tfp_pinyin_ref.c, the reference distribution of pinyin_dna:
 # the share of each DNA bucket among the pinyin initials of real Chinese
 # text (default: test/data/pool_zh.txt, the Chinese paragraph pool made from
 # Debian packages by tools/make_corpus.py).
@@ -16,12 +16,12 @@ cat > "$tmp/ref.c" <<'C'
 const double tfp_dna_reference[TFP_DNA_BUCKETS] = {0};
 const char *const tfp_dna_reference_source = "";
 C
-${CC:-cc} -O2 -I"$root/src" -o "$tmp/letters" "$root/tools/pinyin_letters.c" \
-    $(ls "$root"/src/tfp_pinyin*.c "$root"/src/tfp_sort.c "$root"/src/tfp_unicode*.c | grep -v tfp_pinyin_ref.c) "$tmp/ref.c" -lm
+${CC:-cc} -O2 -I"$root/src/core" -I"$root/src/core/generated" -o "$tmp/letters" "$root/tools/pinyin_letters.c" \
+    $(ls "$root"/src/core/tfp_pinyin*.c "$root"/src/core/generated/tfp_pinyin*.c "$root"/src/core/tfp_sort.c "$root"/src/core/tfp_unicode.c "$root"/src/core/generated/tfp_unicode_data.c | grep -v tfp_pinyin_ref.c) "$tmp/ref.c" -lm
 "$tmp/letters" < "$text" > "$tmp/counts"
 src=$(basename "$text")
 sum=$(sha256sum < "$text" | cut -c1-16)
-python3 - "$tmp/counts" "$src" "$sum" > "$root/src/tfp_pinyin_ref.c" <<'PY'
+python3 - "$tmp/counts" "$src" "$sum" > "$root/src/core/generated/tfp_pinyin_ref.c" <<'PY'
 import sys
 counts = dict((l.split()[0], int(l.split()[1])) for l in open(sys.argv[1]))
 buckets = ['aeo'] + list('bcdfghjklmnpqrstwxyz')
@@ -37,4 +37,4 @@ for b in buckets:
 print('};\n')
 print('const char *const tfp_dna_reference_source = "%s %s %d";' % (sys.argv[2], sys.argv[3], tot))
 PY
-echo "wrote $root/src/tfp_pinyin_ref.c" >&2
+echo "wrote $root/src/core/generated/tfp_pinyin_ref.c" >&2

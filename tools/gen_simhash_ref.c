@@ -1,5 +1,5 @@
 /*
- * gen_simhash_ref.c -- generate src/tfp_simhash_ref.c, the reference
+ * gen_simhash_ref.c -- generate src/core/generated/tfp_simhash_ref.c, the reference
  * background vectors used to center simhash(text) (see tfp_core.h)
  *
  * For each han n-gram size 1..3 and word shingle size 1..3, the mean over all
@@ -10,9 +10,9 @@
  * exactly the line's han features and word features.
  *
  * Build and run from the repository root (see tools/README.md):
- *   cc -O2 -Isrc -o /tmp/gen_simhash_ref tools/gen_simhash_ref.c \
- *      src/tfp_features.c src/tfp_simhash.c src/tfp_unicode.c src/tfp_unicode_data.c
- *   /tmp/gen_simhash_ref test/data/pool_zh.txt test/data/pool_en.txt > src/tfp_simhash_ref.c
+ *   cc -O2 -Isrc/core -Isrc/core/generated -o /tmp/gen_simhash_ref tools/gen_simhash_ref.c \
+ *      src/core/tfp_features.c src/core/tfp_simhash.c src/core/tfp_unicode.c src/core/generated/tfp_unicode_data.c
+ *   /tmp/gen_simhash_ref test/data/pool_zh.txt test/data/pool_en.txt > src/core/generated/tfp_simhash_ref.c
  *
  * The committed output is part of the simhash stability contract: changing
  * it changes fingerprints, so it is regenerated only with a new algorithm

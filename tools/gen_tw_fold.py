@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """
-gen_tw_fold.py -- generate src/tfp_twfold_data.c, the table of the Taiwan
-wording fold (src/tfp_twfold.c) that textfp_match() applies to both texts.
+gen_tw_fold.py -- generate src/core/generated/tfp_twfold_data.c, the table of the Taiwan
+wording fold (src/core/tfp_twfold.c) that textfp_match() applies to both texts.
 
 Source: the dictionaries of OpenCC's tw2sp conversion (Taiwan traditional
 to mainland simplified, with phrases) as Debian ships them in the packages
@@ -40,7 +40,7 @@ leave mainland wording alone or map it the same way:
   * the result is idempotent: the fold of every value is itself.
 
 Usage:
-    tools/gen_tw_fold.py            write src/tfp_twfold_data.c
+    tools/gen_tw_fold.py            write src/core/generated/tfp_twfold_data.c
     tools/gen_tw_fold.py --check    exit 1 if the committed file differs
     tools/gen_tw_fold.py --stats    counts and the dropped keys (stderr)
 
@@ -59,7 +59,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-OUTPUT = os.path.join(ROOT, 'src', 'tfp_twfold_data.c')
+OUTPUT = os.path.join(ROOT, 'src', 'core', 'generated', 'tfp_twfold_data.c')
 OPENCC_DIR = '/usr/share/opencc'
 sys.path.insert(0, HERE)
 import gen_unicode  # noqa: E402

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """
-gen_unicode.py -- generate src/tfp_unicode_data.c, the Unicode tables behind
-src/tfp_unicode.c (tfp_cp_class, tfp_cp_fold, tfp_pinyin).
+gen_unicode.py -- generate src/core/generated/tfp_unicode_data.c, the Unicode tables behind
+src/core/tfp_unicode.c (tfp_cp_class, tfp_cp_fold, tfp_pinyin).
 
 Input: the Unicode Character Database as installed by Debian's unicode-data
 package (/usr/share/unicode): UnicodeData.txt, CaseFolding.txt, Scripts.txt,
@@ -11,7 +11,7 @@ inside Unihan.zip).  Python 3 standard library only.  The output is
 deterministic: the same input files always give a byte-identical file.
 
 Usage:
-    tools/gen_unicode.py                 write src/tfp_unicode_data.c
+    tools/gen_unicode.py                 write src/core/generated/tfp_unicode_data.c
     tools/gen_unicode.py --check         regenerate to a temporary file and
                                          diff against the committed one
                                          (exit status 1 if they differ)
@@ -19,7 +19,7 @@ Usage:
     tools/gen_unicode.py --stats         print table sizes and coverage
 
 The numeric constants (TFP_CC_*, TFP_FOLD_*, TFP_FOLD_MAX) are read from
-src/tfp_unicode.h so the header stays the single source of truth.
+src/core/tfp_unicode.h so the header stays the single source of truth.
 
 Remember: fingerprints depend on these tables.  Regenerating from a different
 Unicode version changes TFP_UNICODE_VERSION and is a new algorithm version.
@@ -37,8 +37,8 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-HEADER = os.path.join(ROOT, 'src', 'tfp_unicode.h')
-OUTPUT = os.path.join(ROOT, 'src', 'tfp_unicode_data.c')
+HEADER = os.path.join(ROOT, 'src', 'core', 'tfp_unicode.h')
+OUTPUT = os.path.join(ROOT, 'src', 'core', 'generated', 'tfp_unicode_data.c')
 DEFAULT_UCD = '/usr/share/unicode'
 
 MAX_CP = 0x110000
@@ -152,7 +152,7 @@ def file_version(lines, name):
 
 
 def read_header():
-    """The TFP_* constants of src/tfp_unicode.h."""
+    """The TFP_* constants of src/core/tfp_unicode.h."""
     consts = {}
     with open(HEADER, encoding='utf-8') as f:
         for line in f:

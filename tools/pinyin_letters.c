@@ -2,7 +2,7 @@
  * pinyin_letters.c -- helper of tools/gen_pinyin_ref.sh and the tests:
  * reads UTF-8 text on stdin, prints per-letter counts of the pinyin
  * initials (tfp_pinyin_letters), or with -l the initials of each line.
- * Built against the pure core: cc -Isrc tools/pinyin_letters.c src/tfp_pinyin*.c src/tfp_sort.c src/tfp_unicode*.c -lm
+ * Built against the pure core: cc -Isrc/core -Isrc/core/generated tools/pinyin_letters.c src/core/tfp_pinyin*.c src/core/generated/tfp_pinyin*.c src/core/tfp_sort.c src/core/tfp_unicode.c src/core/generated/tfp_unicode_data.c -lm
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Print the parts of a generated src/tfp_unicode_data.c that are NOT about
+"""Print the parts of a generated src/core/generated/tfp_unicode_data.c that are NOT about
 pinyin (class and fold tables, geometry, version), to prove that a change of
 the pinyin part of tools/gen_unicode.py leaves the frozen tables alone:
 
-    git show BASE:src/tfp_unicode_data.c > /tmp/old.c
+    git show BASE:src/core/generated/tfp_unicode_data.c > /tmp/old.c
     tools/unicode_nonpinyin_tables.py /tmp/old.c > /tmp/a
-    tools/unicode_nonpinyin_tables.py src/tfp_unicode_data.c > /tmp/b
+    tools/unicode_nonpinyin_tables.py src/core/generated/tfp_unicode_data.c > /tmp/b
     cmp /tmp/a /tmp/b
 """
 import re

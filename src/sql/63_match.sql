@@ -3,7 +3,7 @@
 -- on held-out labelled pairs), a score and the similarities it is built
 -- from.  HTML pages are read with html_text() (html => 'auto' detects them),
 -- Chinese with the Taiwan wording fold (traditional script and Taiwan
--- vocabulary read as mainland simplified vocabulary; src/tfp_twfold.h).
+-- vocabulary read as mainland simplified vocabulary; src/core/tfp_twfold.h).
 -- model 1 is frozen: a later model will be a new model value.
 --
 

@@ -5,7 +5,7 @@
 -- instead of 32: at 1M signatures an index of 0.60x the table instead of
 -- 3.1x, built in 94 s instead of 205 s; the same answers above the
 -- exactness bound and never fewer rows below it, for more rows rechecked
--- (src/minhash_gin.c, README "MinHash LSH search").
+-- (src/pg/minhash_gin.c, README "MinHash LSH search").
 --
 
 CREATE FUNCTION @extschema@.minhash_lsh_options(internal)

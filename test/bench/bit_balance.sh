@@ -19,9 +19,9 @@ if [ "$(id -u)" = 0 ]; then
     [ -z "$need" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-${CC:-cc} -O2 -I"$root/src" -o "$tmp/bit_balance" "$root/tools/bit_balance.c" \
-    "$root/src/tfp_features.c" "$root/src/tfp_simhash.c" "$root/src/tfp_simhash_balance.c" "$root/src/tfp_simhash_ref.c" \
-    "$root/src/tfp_unicode.c" "$root/src/tfp_unicode_data.c" -lm
+${CC:-cc} -O2 -I"$root/src/core" -I"$root/src/core/generated" -o "$tmp/bit_balance" "$root/tools/bit_balance.c" \
+    "$root/src/core/tfp_features.c" "$root/src/core/tfp_simhash.c" "$root/src/core/tfp_simhash_balance.c" "$root/src/core/generated/tfp_simhash_ref.c" \
+    "$root/src/core/tfp_unicode.c" "$root/src/core/generated/tfp_unicode_data.c" -lm
 
 echo "== sample corpus (test/data/pool_*.txt: the reference's own text), paragraphs"
 for lang in zh en; do

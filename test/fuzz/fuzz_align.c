@@ -16,10 +16,10 @@
  * plus a copy of a's middle; 2: a with every 7th byte dropped; 3: a twice
  * with the split part between), context (-1..253) and the split.
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -Itest/unit \
- *       test/fuzz/fuzz_align.c src/tfp_align.c src/tfp_align_pick.c \
- *       src/tfp_align_html.c src/tfp_features.c src/tfp_unicode.c \
- *       src/tfp_unicode_data.c -o /tmp/fuzz_align
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/core/generated -Itest/unit \
+ *       test/fuzz/fuzz_align.c src/core/tfp_align.c src/core/tfp_align_pick.c \
+ *       src/core/tfp_align_html.c src/core/tfp_features.c src/core/tfp_unicode.c \
+ *       src/core/generated/tfp_unicode_data.c -o /tmp/fuzz_align
  *   /tmp/fuzz_align -max_total_time=60
  *
  * test/unit/test_fuzz_align.c runs it without libFuzzer (corpus in

@@ -4,9 +4,9 @@
  * never crash, read out of bounds or overflow, and the result must not depend
  * on how the features were batched.
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
- *       test/fuzz/fuzz_features.c src/tfp_features.c src/tfp_simhash.c \
- *       src/tfp_simhash_ref.c src/tfp_unicode.c src/tfp_unicode_data.c -o /tmp/fuzz_features
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/core/generated \
+ *       test/fuzz/fuzz_features.c src/core/tfp_features.c src/core/tfp_simhash.c \
+ *       src/core/generated/tfp_simhash_ref.c src/core/tfp_unicode.c src/core/generated/tfp_unicode_data.c -o /tmp/fuzz_features
  *   /tmp/fuzz_features -max_total_time=60
  *
  * test/unit/test_fuzz_features.c runs it without libFuzzer (corpus in

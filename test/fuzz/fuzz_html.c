@@ -12,10 +12,10 @@
  *    after white space and a BOM.
  * The first byte chooses the options.
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -Itest/unit \
- *       test/fuzz/fuzz_html.c src/tfp_html.c src/tfp_html_tree.c src/tfp_html_select.c \
- *       src/tfp_html_entities.c src/tfp_features.c src/tfp_unicode.c \
- *       src/tfp_unicode_data.c -o /tmp/fuzz_html
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/core/generated -Itest/unit \
+ *       test/fuzz/fuzz_html.c src/core/tfp_html.c src/core/tfp_html_tree.c src/core/tfp_html_select.c \
+ *       src/core/generated/tfp_html_entities.c src/core/tfp_features.c src/core/tfp_unicode.c \
+ *       src/core/generated/tfp_unicode_data.c -o /tmp/fuzz_html
  *   /tmp/fuzz_html -max_total_time=60
  *
  * test/unit/test_fuzz_html.c runs it without libFuzzer (corpus in

@@ -13,9 +13,9 @@
  * The first five bytes choose k (1..4096, mostly <= 256), ngram, shingle,
  * fold and width.
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
- *       test/fuzz/fuzz_minhash.c src/tfp_features.c src/tfp_minhash.c \
- *       src/tfp_sort.c src/tfp_unicode.c src/tfp_unicode_data.c -o /tmp/fuzz_minhash
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/core/generated \
+ *       test/fuzz/fuzz_minhash.c src/core/tfp_features.c src/core/tfp_minhash.c \
+ *       src/core/tfp_sort.c src/core/tfp_unicode.c src/core/generated/tfp_unicode_data.c -o /tmp/fuzz_minhash
  *   /tmp/fuzz_minhash -max_total_time=60
  *
  * test/unit/test_fuzz_minhash.c runs it without libFuzzer (corpus in

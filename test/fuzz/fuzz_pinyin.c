@@ -9,8 +9,8 @@
  * lengths over the whole range 8..1024: long windows on short texts reach the
  * whole-text window of up to 3 x window_length letters).
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
- *       test/fuzz/fuzz_pinyin.c src/tfp_pinyin*.c src/tfp_sort.c src/tfp_cpu.c src/tfp_unicode*.c -lm \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/core/generated \
+ *       test/fuzz/fuzz_pinyin.c src/core/tfp_pinyin*.c src/core/generated/tfp_pinyin*.c src/core/tfp_sort.c src/core/tfp_cpu.c src/core/tfp_unicode.c src/core/generated/tfp_unicode_data.c -lm \
  *       -o /tmp/fuzz_pinyin
  *   /tmp/fuzz_pinyin -max_total_time=60
  *

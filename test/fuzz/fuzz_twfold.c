@@ -6,8 +6,8 @@
  * first option byte picks which) is the start of the fold of the whole
  * text (runs end there); every Han letter of the output is in folded form.
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
- *       test/fuzz/fuzz_twfold.c src/tfp_twfold*.c src/tfp_features.c src/tfp_unicode*.c \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/core/generated \
+ *       test/fuzz/fuzz_twfold.c src/core/tfp_twfold.c src/core/generated/tfp_twfold_data.c src/core/tfp_features.c src/core/tfp_unicode.c src/core/generated/tfp_unicode_data.c \
  *       -lxxhash -o /tmp/fuzz_twfold
  *   /tmp/fuzz_twfold -max_total_time=60
  *

@@ -8,7 +8,7 @@ valgrind runs:
 * crashes: a server process terminated by a signal or an exception, a PANIC
   (with the query it was running);
 * internal errors from textfp: SQLSTATE XX000-XX999 whose LOCATION is a C
-  file of textfp (SRC: the source tree, whose src/*.c are textfp's, or the
+  file of textfp (SRC: the source tree, whose src/**/*.c are textfp's, or the
   module textfp.so, which names them in its error locations);
 * with --sanitizer-dir: AddressSanitizer / UndefinedBehaviorSanitizer
   reports (files DIR/asan.*, DIR/ubsan.*) and valgrind error blocks
@@ -31,9 +31,9 @@ if '--sanitizer-dir' in args:
     del args[i:i + 2]
 log, srcdir = args[0], args[1]
 if os.path.isdir(srcdir):
-    ours = {os.path.basename(p) for p in glob.glob(os.path.join(srcdir, 'src', '*.c'))}
+    ours = {os.path.basename(p) for p in glob.glob(os.path.join(srcdir, 'src', '**', '*.c'), recursive=True)}
 else:
-    ours = set(re.findall(rb'src/(\w+\.c)\x00', open(srcdir, 'rb').read()))
+    ours = set(re.findall(rb'src/(?:\w+/)*(\w+\.c)\x00', open(srcdir, 'rb').read()))
     ours = {o.decode() for o in ours}
 if not ours:
     sys.exit("no C file of textfp found in %s" % srcdir)

@@ -40,7 +40,7 @@ for my $v (@old)
 
 # A canonical description of every member object and the properties an
 # update could get wrong (C symbols are not compared: an updated database
-# keeps the symbol names of its first version, see src/compat_1_0.c).
+# keeps the symbol names of its first version, see src/pg/compat_1_0.c).
 my $catalog = q{
 WITH m AS (
 	SELECT d.classid, d.objid FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid

@@ -1,6 +1,6 @@
 /*
  * test_hamcode.c -- unit tests of the hamming index's entry code
- * (src/tfp_hamcode.h): rows written by tfp_hamwriter over small pages and
+ * (src/core/tfp_hamcode.h): rows written by tfp_hamwriter over small pages and
  * read back run by run (a run starts at each bucket and each page, as the
  * index's scans and VACUUM read them) give back every row's 48 bits and
  * TID, in order, whatever the TIDs: ascending, descending (a synchronized
