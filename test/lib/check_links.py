@@ -66,12 +66,27 @@ def slug(text):
 
 def scan(path):
     """Return (anchors, links) of a Markdown file: the set of anchors it defines and the
-    list of (line number, target) of its links outside code."""
+    list of (line number, target) of its links outside code. A link may span lines within a
+    paragraph, and so may a code span."""
     anchors, links, seen = set(), [], {}
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     fence = None
     prev = None  # the previous line, if it could be a setext heading's text
+    para, para_start = [], 0  # the current paragraph's lines, and its first line number
+
+    def flush():
+        if not para:
+            return
+        text = CODE_SPAN.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), "\n".join(para))
+        for l in LINK.finditer(text):
+            links.append((para_start + text.count("\n", 0, l.start()), l.group(1)))
+        for n, line in enumerate(text.split("\n"), para_start):
+            r = REFDEF.match(line)
+            if r:
+                links.append((n, r.group(1)))
+        del para[:]
+
     for n, line in enumerate(lines, 1):
         m = FENCE.match(line)
         if fence:
@@ -81,6 +96,7 @@ def scan(path):
             prev = None
             continue
         if m:
+            flush()
             fence = m.group(1)
             prev = None
             continue
@@ -89,8 +105,7 @@ def scan(path):
         if h:
             heading = h.group(2) or ""
         elif prev is not None and SETEXT.match(line) and prev.strip() \
-                and not prev.lstrip().startswith(("|", ">", "*", "-", "+")) \
-                and not (SETEXT.match(line).group(1)[0] == "-" and not prev.strip()):
+                and not prev.lstrip().startswith(("|", ">", "*", "-", "+")):
             heading = prev
         if heading is not None:
             base = slug(heading_text(heading))
@@ -99,13 +114,18 @@ def scan(path):
             seen[base] = k + 1
         for e in EXPLICIT.finditer(line):
             anchors.add(e.group(1) or e.group(2))
-        plain = strip_code_spans(line)
-        for l in LINK.finditer(plain):
-            links.append((n, l.group(1)))
-        r = REFDEF.match(plain)
-        if r:
-            links.append((n, r.group(1)))
+        if not line.strip() or h:
+            flush()
+            if h:
+                para_start = n
+                para.append(line)
+                flush()
+        else:
+            if not para:
+                para_start = n
+            para.append(line)
         prev = line if not h and line.strip() else None
+    flush()
     return anchors, links
 
 
@@ -189,6 +209,10 @@ SELECT '[t](fenced-missing.md)';
 ```
 
 bad: [t](missing.md) [t](b.md#no-such) [t](#same-2) [t](#nope) [t](sub/c.md#b-heading)
+
+A link whose text runs over [two
+lines](#no-anchor-here), and a code span `over two
+lines [t](code-span-missing.md)` that is no link.
 """,
     "b.md": "# B heading\n\ntext\n",
     "sub/c.md": "# C\n\nback: [t](../a.md#title)\n",
@@ -208,6 +232,7 @@ SELF_TEST_EXPECT = {
     ("a.md", "missing.md"): "no such file", ("a.md", "b.md#no-such"): "no such anchor",
     ("a.md", "#same-2"): "no such anchor", ("a.md", "#nope"): "no such anchor",
     ("a.md", "sub/c.md#b-heading"): "no such anchor",
+    ("a.md", "#no-anchor-here"): "no such anchor",
 }
 
 
@@ -240,7 +265,7 @@ def self_test():
             if key not in SELF_TEST_EXPECT:
                 result(False, "unexpected link %s: %s (%s)" % (key + (got[key],)))
         for skipped in ("https://example.com/#x", "mailto:a@b", "inline-code.md",
-                        "fenced-missing.md"):
+                        "fenced-missing.md", "code-span-missing.md"):
             result(("a.md", skipped) not in got, "skips %s" % skipped)
         # the whole TAP run of the tree: exit status 1 and one "not ok" per broken link
         import io
@@ -248,9 +273,9 @@ def self_test():
         total = sum(len(v) for v in got.values())
         bad = tap(check(root, ["a.md", "sub/c.md"]), out=buf)
         lines = buf.getvalue().splitlines()
-        result(bad == 5 and sum(l.startswith("not ok") for l in lines) == 5
+        result(bad == 6 and sum(l.startswith("not ok") for l in lines) == 6
                and lines[-1] == "1..%d" % total,
-               "TAP of the tree: 5 broken links of %d" % total)
+               "TAP of the tree: 6 broken links of %d" % total)
         result(any(l.startswith("not ok") and "a.md:" in l and ": #nope (no such anchor)" in l
                    for l in lines), "a broken link is reported with its file and line")
     print("1..%d" % n)
