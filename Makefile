@@ -53,11 +53,8 @@ $(OBJS): $(CORE_HDRS) $(wildcard src/pg/*.h) src/core/generated/tfp_unicode_data
 # (syntax only) with no PostgreSQL include directory on the path, and none
 # may name a PostgreSQL header.  A prerequisite of the shared library, so a
 # core file that includes one fails the build.
-CORE_CHECK_FLAGS = -std=gnu11 -fsyntax-only -I$(srcdir)/src/core -I$(srcdir)/src/core/generated
-src/core/.core-check: $(CORE_SRCS) $(CORE_HDRS)
-	@bad=$$(grep -lE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](postgres|postgres_ext|fmgr|funcapi|miscadmin|pg_config|c)\.h[>"]|^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](access|catalog|commands|executor|lib|libpq|nodes|optimizer|parser|port|storage|utils|common|mb|tcop|replication)/' $^); \
-	if [ -n "$$bad" ]; then echo "core-check: PostgreSQL header included by the core wing: $$bad" >&2; exit 1; fi
-	@for f in $(CORE_SRCS); do $(CC) $(CORE_CHECK_FLAGS) $$f || { echo "core-check: $$f does not build without PostgreSQL" >&2; exit 1; }; done
+src/core/.core-check: $(CORE_SRCS) $(CORE_HDRS) tools/check_core.sh
+	@$(srcdir)/tools/check_core.sh "$(CC)" $(CORE_SRCS) $(CORE_HDRS)
 	@touch $@
 
 core-check: src/core/.core-check

@@ -133,6 +133,7 @@ unit_programs() {
 # UndefinedBehaviorSanitizer (a report aborts the program: a failure).
 run_unit() {
     tfp_log "unit tests"
+    run_layers
     unit_programs bin unit "-O2"
     [ -n "$RUN_SAN" ] || return 0
     tfp_log "unit tests under ASan + UBSan"
@@ -141,6 +142,29 @@ run_unit() {
         return
     fi
     unit_programs san unit-san "ASan + UBSan" ASAN_OPTIONS=detect_leaks=0
+}
+
+# The line between the wings (tools/check_core.sh, run by make): the core
+# passes, and a planted PostgreSQL include (in a header; in a .c file through
+# a header it cannot find) fails.
+run_layers() {
+    local d=$TFP_TMP/layers p=0 f=0 cc=${CC:-cc}
+    mkdir -p "$d"
+    layer_check() { # description expected-status files...
+        local desc=$1 want=$2; shift 2
+        "$TFP_ROOT/tools/check_core.sh" "$cc" "$@" >/dev/null 2>&1
+        if [ "$?" -eq "$want" ]; then p=$((p + 1)); echo "ok - layers: $desc"
+        else f=$((f + 1)); echo "not ok - layers: $desc"; fi
+    }
+    layer_check "src/core/ needs no PostgreSQL header" 0 "$TFP_ROOT"/src/core/*.[ch] "$TFP_ROOT"/src/core/generated/*.c
+    { cat "$TFP_ROOT/src/core/tfp_sort.h"; echo '#include "utils/builtins.h"'; } >"$d/tfp_sort.h"
+    layer_check "a core header naming utils/builtins.h fails" 1 "$d/tfp_sort.h"
+    printf '#include <stdint.h>\n#include "fmgr.h"\nint x;\n' >"$d/planted.c"
+    layer_check "a core file naming fmgr.h fails" 1 "$d/planted.c"
+    printf '#include "tfp_planted_pg.h"\nint x;\n' >"$d/planted2.c"
+    layer_check "a core file that needs a header from outside the core fails" 1 "$d/planted2.c"
+    PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+    note layers "$p passed, $f failed (tools/check_core.sh)"
 }
 
 # Every relative link and anchor of README.md and docs/ resolves
