@@ -201,6 +201,10 @@ run_regress() {
     if [ ${#tests[@]} -eq 0 ]; then note regress "no tests"; return; fi
     read -r -a opts <<<"$(make_var REGRESS_OPTS)"
     [ ${#opts[@]} -gt 0 ] || opts=(--load-extension="$(tfp_extension)")
+    # PGXS adds --dbname=contrib_regression; the streams give it
+    local o kept=()
+    for o in "${opts[@]}"; do case $o in --dbname=*) ;; *) kept+=("$o") ;; esac; done
+    opts=("${kept[@]}")
     tfp_log "pg_regress (${#tests[@]} tests)"
     # pg_regress aborts the whole run on a missing expected file: give such
     # tests an empty one (in a shadow input dir) so they just fail with their
@@ -222,12 +226,14 @@ run_regress() {
         done
         for t in "${missing[@]}"; do : >"$inputdir/expected/$t.out"; done
     fi
-    # The tests run in $jobs streams at once (pg_regress instances, each
-    # with its own database and output directory; the tests use distinct
-    # names for the databases and roles they create), the longest first,
-    # each to the stream with the least work so far.  Outputs are gathered
-    # into results/ and regression.diffs of the tree, as one run would.
-    local jobs=${TFP_REGRESS_JOBS:-$(nproc 2>/dev/null || echo 2)} j w i best
+    # The tests run in $jobs streams at once, each a pg_regress of its own
+    # against a cluster of its own (the first stream uses the main one): in
+    # one cluster, a stream's long transaction would hold back the others'
+    # snapshots (an index built with indcheckxmin would not be used, plans
+    # would change).  The longest tests first, each to the stream with the
+    # least work so far.  Outputs are gathered into results/ and
+    # regression.diffs of the tree, as one run would.
+    local jobs=${TFP_REGRESS_JOBS:-$(nproc 2>/dev/null || echo 2)} j w best
     [ "$jobs" -gt 4 ] && jobs=4
     [ "$jobs" -gt ${#tests[@]} ] && jobs=${#tests[@]}
     [ "$jobs" -ge 1 ] || jobs=1
@@ -244,10 +250,16 @@ run_regress() {
     local pids=()
     for ((j = 0; j < jobs; j++)); do
         # shellcheck disable=SC2086
-        (cd "$TFP_ROOT" &&
+        (   if [ "$j" -gt 0 ]; then
+                TFP_CLUSTER_NAME=$j TFP_PORT=$((TFP_PORT + j)) TFP_CLUSTER_STARTED=
+                tfp_start_cluster >/dev/null || { echo "stream $j: cluster setup failed"; exit 2; }
+                trap tfp_stop_cluster EXIT
+            fi
+            cd "$TFP_ROOT" &&
             "$TFP_PG_REGRESS" --inputdir="$inputdir" --outputdir="$TFP_TMP/regress$j" --bindir="$TFP_BINDIR" \
                 --host="$TFP_SOCKDIR" --port="$TFP_PORT" --user="$TFP_DBUSER" \
-                --dbname="contrib_regression$j" "${opts[@]}" ${stream[j]}) >"$out.$j" 2>&1 3>&- 4>&- &
+                --dbname=contrib_regression "${opts[@]}" ${stream[j]}
+        ) >"$out.$j" 2>&1 3>&- 4>&- &
         pids+=($!)
     done
     rc=0
@@ -267,7 +279,7 @@ run_regress() {
     note regress "$p passed, $f failed ($jobs streams)"
     if [ "$f" -gt 0 ]; then
         tfp_show "$TFP_ROOT/regression.diffs" "${TFP_DIFF_LINES:-400}"
-        tfp_show "$TFP_TMP/log/postgres.log" 40
+        for j in "$TFP_TMP"/log/postgres*.log; do tfp_show "$j" 40; done
     fi
 }
 

@@ -292,17 +292,20 @@ tfp_free_port() {
 }
 
 # initdb + start.  Exports PGHOST PGPORT PGUSER PGDATABASE.
+# TFP_CLUSTER_NAME (default empty) names a further cluster of the same
+# install: its data, socket dir and logs get the name as a suffix.
 tfp_start_cluster() {
-    TFP_PGDATA=$TFP_TMP/data
-    TFP_SOCKDIR=$TFP_TMP/sock
+    local n=${TFP_CLUSTER_NAME:-}
+    TFP_PGDATA=$TFP_TMP/data$n
+    TFP_SOCKDIR=$TFP_TMP/sock$n
     mkdir -p "$TFP_PGDATA" "$TFP_SOCKDIR" "$TFP_TMP/log"
     chmod 700 "$TFP_PGDATA"
     tfp_chown_pg "$TFP_PGDATA" "$TFP_SOCKDIR" "$TFP_TMP/log"
     TFP_PORT=${TFP_PORT:-$(tfp_free_port)} || { tfp_err "no free port"; return 1; }
     tfp_log "cluster: initdb + start (port $TFP_PORT, socket dir $TFP_SOCKDIR)"
     if ! tfp_as_pg "$TFP_BINDIR/initdb" -D "$TFP_PGDATA" -E UTF8 --locale=C.UTF-8 \
-            --no-sync -U "$TFP_DBUSER" -A trust >"$TFP_TMP/log/initdb.log" 2>&1; then
-        tfp_show "$TFP_TMP/log/initdb.log"; tfp_err "initdb failed"; return 1
+            --no-sync -U "$TFP_DBUSER" -A trust >"$TFP_TMP/log/initdb$n.log" 2>&1; then
+        tfp_show "$TFP_TMP/log/initdb$n.log"; tfp_err "initdb failed"; return 1
     fi
     cat >>"$TFP_PGDATA/postgresql.conf" <<EOF
 
@@ -323,9 +326,9 @@ log_line_prefix = '%m [%p] %q%u@%d '
 ${TFP_PG_CONF:-}
 EOF
     # fds 3 and 4 closed: the postmaster must not hold the caller's output open
-    if ! tfp_as_pg "$TFP_BINDIR/pg_ctl" -D "$TFP_PGDATA" -l "$TFP_TMP/log/postgres.log" \
-            -w -t 120 start >"$TFP_TMP/log/pg_ctl.log" 2>&1 3>&- 4>&-; then
-        tfp_show "$TFP_TMP/log/pg_ctl.log"; tfp_show "$TFP_TMP/log/postgres.log" 100
+    if ! tfp_as_pg "$TFP_BINDIR/pg_ctl" -D "$TFP_PGDATA" -l "$TFP_TMP/log/postgres$n.log" \
+            -w -t 120 start >"$TFP_TMP/log/pg_ctl$n.log" 2>&1 3>&- 4>&-; then
+        tfp_show "$TFP_TMP/log/pg_ctl$n.log"; tfp_show "$TFP_TMP/log/postgres$n.log" 100
         tfp_err "could not start the cluster"; return 1
     fi
     TFP_CLUSTER_STARTED=1
@@ -386,6 +389,13 @@ tfp_cleanup() {
     [ -n "$TFP_CLEANED" ] && return 0
     TFP_CLEANED=1
     tfp_stop_cluster
+    # further clusters (TFP_CLUSTER_NAME) left running by an interrupted run
+    local d
+    for d in "${TFP_TMP:-/nonexistent}"/data?*; do
+        [ -f "$d/postmaster.pid" ] || continue
+        tfp_as_pg "$TFP_BINDIR/pg_ctl" -D "$d" -m immediate -w stop >/dev/null 2>&1 ||
+            kill -9 "$(head -n 1 "$d/postmaster.pid")" 2>/dev/null
+    done
     tfp_save_logs
     [ -n "$TFP_TMP" ] && [ -d "$TFP_TMP" ] || return 0
     if [ -n "${TEXTFP_KEEP_TMP:-}${TFP_KEEP_TMP:-}${KEEP_TMP:-}" ]; then
