@@ -14,8 +14,11 @@
 #     report in Chromium, the SQL sweep ...), and, as root on PostgreSQL 15,
 #     the same on PostgreSQL 13 and 17 (test/run-pg.sh, without the
 #     sanitizer builds), in the background beside 15.
-#   Env: TEXTFP_SKIP_TAP=1, TEXTFP_KEEP_TMP=1, and the settings listed in
-#   test/lib/common.sh.
+#   Env: TEXTFP_SKIP_TAP=1, TEXTFP_KEEP_TMP=1, TFP_REGRESS_JOBS (streams of
+#   pg_regress, default the cores, at most 4), TFP_OTHER_VERSIONS (--full:
+#   default "13 17"; empty: PostgreSQL 15 only), TFP_OTHER_ARGS (what they
+#   run, default "--full --no-san --no-other-versions"), and the settings
+#   listed in test/lib/common.sh.
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh
@@ -48,14 +51,15 @@ for a in "$@"; do
         # used by the --full run itself for PostgreSQL 13 and 17 (test/run-pg.sh)
         --no-san) NO_SAN=1 ;;
         --no-other-versions) NO_OTHER=1 ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) args+=("$a") ;;
     esac
 done
 if [ ${#args[@]} -eq 0 ]; then
     RUN_UNIT=1 RUN_DOCS=1 RUN_REGRESS=1 RUN_TAP=1
     [ -n "$FULL" ] && [ -z "$NO_SAN" ] && RUN_SAN=1
-    [ -n "$FULL" ] && [ -z "$NO_OTHER" ] && [ "$TFP_PG_MAJOR" = 15 ] && tfp_is_root && OTHER_VERSIONS="13 17"
+    [ -n "$FULL" ] && [ -z "$NO_OTHER" ] && [ "$TFP_PG_MAJOR" = 15 ] && tfp_is_root &&
+        OTHER_VERSIONS=${TFP_OTHER_VERSIONS-13 17}
 fi
 for a in "${args[@]}"; do
     case $a in
@@ -373,8 +377,9 @@ start_other_versions() {
         { "$TFP_ROOT/test/run-pg.sh" --prepare "$major" "$OTHER_DIR/pg$major" >"$OTHER_DIR/prepare$major" 2>&1
           rc=$?
           if [ "$rc" = 0 ]; then
-              TFP_PG_ROOT="$OTHER_DIR/pg$major" "$TFP_ROOT/test/run-pg.sh" "$major" --full --no-san --no-other-versions \
-                  >"$OTHER_DIR/log$major" 2>&1
+              # shellcheck disable=SC2086
+              TFP_PG_ROOT="$OTHER_DIR/pg$major" "$TFP_ROOT/test/run-pg.sh" "$major" \
+                  ${TFP_OTHER_ARGS:---full --no-san --no-other-versions} >"$OTHER_DIR/log$major" 2>&1
               rc=$?
           fi
           echo "$rc" >"$OTHER_DIR/rc$major"; } </dev/null 3>&- 4>&- &
