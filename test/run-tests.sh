@@ -373,7 +373,7 @@ start_other_versions() {
     fi
     local major
     for major in $OTHER_VERSIONS; do
-        tfp_log "PostgreSQL $major: test/run-pg.sh $major --full --no-san, in the background"
+        tfp_log "PostgreSQL $major: test/run-pg.sh $major ${TFP_OTHER_ARGS:---full --no-san --no-other-versions}, in the background"
         { "$TFP_ROOT/test/run-pg.sh" --prepare "$major" "$OTHER_DIR/pg$major" >"$OTHER_DIR/prepare$major" 2>&1
           rc=$?
           if [ "$rc" = 0 ]; then
@@ -400,7 +400,7 @@ collect_other_versions() {
     local major rc last p f
     wait
     for major in $OTHER_VERSIONS; do
-        echo "== PostgreSQL $major (test/run-pg.sh $major --full --no-san)"
+        echo "== PostgreSQL $major (test/run-pg.sh $major ${TFP_OTHER_ARGS:---full --no-san --no-other-versions})"
         cat "$OTHER_DIR/prepare$major" "$OTHER_DIR/log$major" 2>/dev/null
         rc=$(cat "$OTHER_DIR/rc$major" 2>/dev/null || echo 1)
         if [ "$rc" = 3 ]; then
@@ -413,7 +413,7 @@ collect_other_versions() {
         # a run that failed without a failing test (build, setup) counts as one
         [ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
         PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
-        note "pg$major" "$p passed, $f failed (PostgreSQL $major: every suite but the sanitizer builds)"
+        note "pg$major" "$p passed, $f failed (PostgreSQL $major)"
     done
     unmount_other_roots
     rm -rf --one-file-system "$OTHER_DIR"
