@@ -66,6 +66,29 @@ acc_finish(line_acc *a, uint64_t *hash)
 
 #define FOLDS (TFP_FOLD_WIDTH | TFP_FOLD_CASE | TFP_FOLD_HAN)
 
+/*
+ * The code point at s (len > 0 bytes, s[0] >= 0x80) and its length: a
+ * well-formed 3-byte sequence (all of CJK's BMP) read inline, the rest by
+ * tfp_utf8_decode (U+FFFD for an invalid byte).
+ */
+static inline size_t
+utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (len >= 4)
+	{
+		uint32_t	v = tfp_utf8_3byte_le(s);
+
+		if (v != UINT32_MAX && v >= 0x800 && (v < 0xD800 || v > 0xDFFF))
+		{
+			*cp = v;
+			return 3;
+		}
+	}
+#endif
+	return tfp_utf8_decode(s, len, cp);
+}
+
 /* the normal form of one decoded code point, into a */
 static inline void
 put_normal(line_acc *a, uint32_t cp)
@@ -84,6 +107,24 @@ put_normal(line_acc *a, uint32_t cp)
 }
 
 /*
+ * The normal form of each ASCII character: itself for a-z, lower case for
+ * A-Z, '0' for a digit (letters and digits are TFP_CC_WORD, and only A-Z
+ * fold: test_boiler.c checks), 1 for CR and LF, 0 for the rest (TFP_CC_SEP:
+ * dropped).  A table, not tests: which case a character of a text falls in
+ * is unpredictable, and branches on it cost more than the rest of the scan.
+ */
+static const uint8_t ascii_normal[128] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 0, 0, 0, 0, 0, 0,
+	0, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+	112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 0, 0, 0, 0, 0,
+	0, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+	112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 0, 0, 0, 0, 0,
+};
+
+/*
  * Hash the line starting at s[pos] up to its break (if breaks) or the end;
  * returns where the line's content ends (a CR, an LF or len).  *ticked is
  * the position of the last tick.
@@ -96,29 +137,45 @@ scan_line(const unsigned char *s, size_t pos, size_t len, int breaks,
 	a->streaming = 0;
 	while (pos < len)
 	{
-		unsigned char c = s[pos];
+		/* up to the next tick: ASCII in a loop of its own, n in a register */
+		size_t		stop = len - pos > TFP_BOILER_TICK ? pos + TFP_BOILER_TICK : len;
+		size_t		n = a->n;
 
-		if (c < 0x80)
+		while (pos < stop)
 		{
-			/* ASCII: letters and digits are TFP_CC_WORD, the rest
-			 * TFP_CC_SEP, and only A-Z fold (test_boiler.c checks) */
-			if ((unsigned) (c - 'a') < 26u)
-				acc_put(a, c);
-			else if ((unsigned) (c - 'A') < 26u)
-				acc_put(a, c + ('a' - 'A'));
-			else if ((unsigned) (c - '0') < 10u)
-				acc_put(a, '0');
-			else if ((c == '\n' || c == '\r') && breaks)
-				break;
-			pos++;
-		}
-		else
-		{
-			uint32_t	cp;
+			unsigned char c = s[pos];
 
-			pos += tfp_utf8_decode(s + pos, len - pos, &cp);
-			put_normal(a, cp);
+			if (c < 0x80)
+			{
+				uint32_t	m = ascii_normal[c];
+
+				if (m == 1 && breaks)
+				{
+					a->n = n;
+					return pos;
+				}
+				if (n == ACC_BUF)
+				{
+					a->n = n;
+					acc_flush(a);
+					n = 0;
+				}
+				/* written always, counted if kept (m > 1) */
+				a->buf[n] = m;
+				n += (m > 1);
+				pos++;
+			}
+			else
+			{
+				uint32_t	cp;
+
+				pos += utf8_next(s + pos, len - pos, &cp);
+				a->n = n;
+				put_normal(a, cp);
+				n = a->n;
+			}
 		}
+		a->n = n;
 		if (tick && pos - *ticked >= TFP_BOILER_TICK)
 		{
 			tick();
