@@ -9,6 +9,7 @@ CREATE SCHEMA boiler_t;
 SET search_path = boiler_t, public;
 \i sql/include/err.sql
 \pset null '(null)'
+SET client_min_messages = warning;
 
 -- golden values: frozen forever (test/unit/test_boiler.c pins the same)
 SELECT textfp_line_hashes('Hello, World!') AS hello,
@@ -259,5 +260,49 @@ SELECT call, which(call) FROM (VALUES
 SELECT q, err(q) FROM (VALUES
     ($$SELECT textfp_match('a', 'b', 'v1 lines empty'::textfp_boilerplate, 'sometimes')$$),
     ($$SELECT textfp_match('a', 'b', 'v1 lines empty'::textfp_boilerplate, model => 99)$$)) t(q);
+
+-- the recipe for fingerprint columns of the stripped text (a generated
+-- column cannot read a table): 1. the lexicon as a literal in the
+-- expression, 2. a trigger reading the lexicon table; both give the
+-- fingerprint of the stripped text
+SELECT format('ALTER TABLE docs ADD COLUMN fp_clean simhash64 GENERATED ALWAYS AS '
+              '(simhash(textfp_strip_boilerplate(body, %L::textfp_boilerplate))) STORED', lex::text)
+FROM corpus_lex \gexec
+ALTER TABLE docs ADD COLUMN fp_trig simhash64;
+CREATE FUNCTION docs_fp() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.fp_trig := simhash(textfp_strip_boilerplate(NEW.body, (SELECT lex FROM corpus_lex)));
+  RETURN NEW;
+END $$;
+CREATE TRIGGER docs_fp BEFORE INSERT OR UPDATE OF body ON docs FOR EACH ROW EXECUTE FUNCTION docs_fp();
+UPDATE docs SET body = body;
+SELECT count(*) AS docs, count(*) FILTER (WHERE d.fp_clean = d.fp_trig) AS same,
+       count(*) FILTER (WHERE d.fp_clean = simhash(textfp_strip_boilerplate(d.body, l.lex))) AS as_stripped
+FROM docs d, corpus_lex l;
+-- same-template pages: their fingerprints are near, those of the stripped
+-- pages are not (mean Hamming distance of the pairs of a site)
+SELECT x.site, round(avg(simhash(x.body) <-> simhash(y.body)), 1) AS page_bits,
+       round(avg(x.fp_clean <-> y.fp_clean), 1) AS stripped_bits
+FROM docs x JOIN docs y ON x.site = y.site AND x.id < y.id WHERE x.site <> 'copy' GROUP BY 1 ORDER BY 1;
+
+-- textfp_check_arrivals: the textfp_match method with and without the
+-- lexicon, verifying the candidates of the pages' simhash (radius 20)
+ALTER TABLE docs ADD COLUMN fp simhash64 GENERATED ALWAYS AS (simhash(body)) STORED;
+SELECT textfp_create_match_table('boiler_t.m_plain'), textfp_create_match_table('boiler_t.m_lex');
+SELECT 'without' AS lexicon, method, rows_checked, matches_found FROM textfp_check_arrivals(NULL, 'docs', 'm_plain',
+    methods => '{simhash,textfp_match}', simhash_column => 'fp', radius => 20, text_column => 'body')
+UNION ALL
+SELECT 'with', method, rows_checked, matches_found FROM textfp_check_arrivals(NULL, 'docs', 'm_lex',
+    methods => '{simhash,textfp_match}', simhash_column => 'fp', radius => 20, text_column => 'body',
+    boilerplate => (SELECT lex FROM corpus_lex));
+-- the pairs textfp_match confirmed with the lexicon: the syndicated copies only
+SELECT m.new_id, m.matched_id, round(m.similarity::numeric, 3) AS score
+FROM m_lex m WHERE m.method = 'textfp_match' ORDER BY 1, 2;
+-- the report strips the passages it shows side by side
+SELECT strpos(r, 'Subscribe to our newsletter') > 0 AS template_shown
+FROM (SELECT textfp_report('docs', 'm_plain', title_column => NULL, method => 'textfp_match', clusters => 1) AS r) x;
+SELECT strpos(r, 'Subscribe to our newsletter') > 0 AS template_shown
+FROM (SELECT textfp_report('docs', 'm_plain', title_column => NULL, method => 'textfp_match', clusters => 1,
+                           boilerplate => (SELECT lex FROM corpus_lex)) AS r) x;
 
 DROP SCHEMA boiler_t CASCADE;
