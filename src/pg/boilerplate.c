@@ -34,6 +34,7 @@
 #include "tfp_hashes.h"
 #include "tfp_html.h"
 #include "tfp_sort.h"
+#include "termset_cache.h"
 
 typedef struct Boilerplate
 {
@@ -156,12 +157,10 @@ bp_check_version(const Boilerplate *b)
 						   TFP_BOILER_VERSION)));
 }
 
-/* the value of argument n, detoasted and checked */
-static Boilerplate *
-bp_arg(FunctionCallInfo fcinfo, int n)
+/* a whole value is of this version and of its announced size */
+static void
+bp_check(const Boilerplate *b)
 {
-	Boilerplate *b = (Boilerplate *) PG_DETOAST_DATUM(PG_GETARG_DATUM(n));
-
 	bp_check_version(b);
 	if (b->version != TFP_BOILER_VERSION || b->unit != BP_UNIT_LINES ||
 		VARSIZE(b) != BP_HDRSZ + (Size) b->nhashes * sizeof(int64))
@@ -170,6 +169,15 @@ bp_arg(FunctionCallInfo fcinfo, int n)
 				 errmsg("corrupt %s value", TYPNAME),
 				 errdetail("Version %d, unit %d, %d hashes in %zu bytes.", b->version, b->unit,
 						   b->nhashes, (size_t) VARSIZE(b))));
+}
+
+/* the value of argument n, detoasted and checked */
+static Boilerplate *
+bp_arg(FunctionCallInfo fcinfo, int n)
+{
+	Boilerplate *b = (Boilerplate *) PG_DETOAST_DATUM(PG_GETARG_DATUM(n));
+
+	bp_check(b);
 	return b;
 }
 
@@ -331,74 +339,36 @@ textfp_line_hashes(PG_FUNCTION_ARGS)
 
 /* ---------------------------------------------------------------- strip */
 
-typedef struct bp_cache
+static uint64
+bp_ident(const void *hdr, int32 *nhashes)
 {
-	Oid			toastrelid;		/* where the value was stored out of line */
-	Oid			valueid;		/* (both InvalidOid if it was not) */
-	uint64		id;
-	int32		nhashes;
-	tfp_termset set;
-} bp_cache;
+	const Boilerplate *b = (const Boilerplate *) hdr;
 
-/*
- * The hash set of lexicon argument argno, built once per call site.  A
- * value stored out of line is known by its TOAST pointer (values there never
- * change, and the statement's snapshot keeps the value), so its next calls
- * read nothing; any other is known by the content hash in its header.
- */
-static const bp_cache *
-get_boilerplate(FunctionCallInfo fcinfo, int argno)
-{
-	Datum		d = PG_GETARG_DATUM(argno);
-	struct varlena *v = (struct varlena *) DatumGetPointer(d);
-	bp_cache   *c = (bp_cache *) fcinfo->flinfo->fn_extra;
-	Oid			toastrelid = InvalidOid,
-				valueid = InvalidOid;
-	Boilerplate *b;
-	uint64	   *slots;
-	size_t		nslots;
-
-	if (VARATT_IS_EXTERNAL_ONDISK(v))
-	{
-		struct varatt_external ve;
-
-		VARATT_EXTERNAL_GET_POINTER(ve, v);
-		toastrelid = ve.va_toastrelid;
-		valueid = ve.va_valueid;
-		if (c != NULL && c->valueid == valueid && c->toastrelid == toastrelid)
-			return c;
-	}
-	else if (c != NULL && c->valueid == InvalidOid)
-	{
-		Boilerplate *h = (Boilerplate *) PG_DETOAST_DATUM_SLICE(d, 0, BP_HDRSZ);
-
-		if (c->id == h->id && c->nhashes == h->nhashes)
-			return c;
-	}
-	b = bp_arg(fcinfo, argno);
-	if (c == NULL)
-		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(bp_cache));
-	else if (c->set.slots != NULL)
-		pfree(c->set.slots);
-	c->set.slots = NULL;
-	nslots = tfp_termset_slots((size_t) b->nhashes);
-	slots = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, nslots * sizeof(uint64));
-	tfp_termset_build(&c->set, slots, nslots, (const uint64_t *) b->hashes,
-					  (size_t) b->nhashes);
-	c->toastrelid = toastrelid;
-	c->valueid = valueid;
-	c->id = b->id;
-	c->nhashes = b->nhashes;
-	fcinfo->flinfo->fn_extra = c;
-	return c;
+	bp_check_version(b);
+	*nhashes = b->nhashes;
+	return b->id;
 }
+
+static const int64 *
+bp_terms(const void *value, int32 *nhashes)
+{
+	const Boilerplate *b = (const Boilerplate *) value;
+
+	bp_check(b);
+	*nhashes = b->nhashes;
+	return b->hashes;
+}
+
+static const textfp_lexicon_kind bp_kind = {BP_HDRSZ, bp_ident, bp_terms};
 
 /* textfp_strip_boilerplate(body text, boilerplate textfp_boilerplate) returns text */
 PG_FUNCTION_INFO_V1(textfp_strip_boilerplate);
 Datum
 textfp_strip_boilerplate(PG_FUNCTION_ARGS)
 {
-	const bp_cache *c = get_boilerplate(fcinfo, 1);
+	bool		loaded;
+	const textfp_termset_cache *c = textfp_lexicon_set(fcinfo, 1, &bp_kind,
+													   sizeof(textfp_termset_cache), &loaded);
 	text	   *t;
 	size_t		len,
 				outlen,
@@ -406,7 +376,7 @@ textfp_strip_boilerplate(PG_FUNCTION_ARGS)
 	const char *s;
 	char	   *out;
 
-	if (c->nhashes == 0)
+	if (c->nterms == 0)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	t = PG_GETARG_TEXT_PP(0);
 	s = textfp_text_utf8(t, &len);
