@@ -4,6 +4,9 @@
  */
 #include "postgres.h"
 
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
 #include "access/detoast.h"
 #include "utils/memutils.h"
 
