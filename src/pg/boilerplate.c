@@ -127,19 +127,11 @@ textfp_boilerplate_in(PG_FUNCTION_ARGS)
 		too_many(digits / 16);
 	n = (int) (digits / 16);
 	v = palloc_extended((Size) n * sizeof(int64), MCXT_ALLOC_HUGE);
-	for (int i = 0; i < n; i++)
 	{
-		uint64		t = 0;
+		int			bad = textfp_parse_hex64(p, v, n);
 
-		for (int j = 0; j < 16; j++)
-		{
-			int			d = textfp_hexval(*p++);
-
-			if (d < 0)
-				BAD_SYNTAX(("Line hash %d is not 16 hexadecimal digits.", i + 1));
-			t = (t << 4) | (uint64) d;
-		}
-		v[i] = (int64) t;
+		if (bad >= 0)
+			BAD_SYNTAX(("Line hash %d is not 16 hexadecimal digits.", bad + 1));
 	}
 	n = sort_hashes(v, n);
 	PG_RETURN_POINTER(bp_make(v, n));
@@ -187,24 +179,13 @@ textfp_boilerplate_out(PG_FUNCTION_ARGS)
 {
 	Boilerplate *b = bp_arg(fcinfo, 0);
 	StringInfoData buf;
-	static const char hex[] = "0123456789abcdef";
 
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "v%d lines ", b->version);
 	if (b->nhashes == 0)
 		appendStringInfoString(&buf, "empty");
 	else
-	{
-		enlargeStringInfo(&buf, b->nhashes * 16);
-		for (int i = 0; i < b->nhashes; i++)
-		{
-			uint64		t = (uint64) b->hashes[i];
-
-			for (int j = 60; j >= 0; j -= 4)
-				buf.data[buf.len++] = hex[(t >> j) & 15];
-		}
-		buf.data[buf.len] = '\0';
-	}
+		textfp_append_hex64(&buf, b->hashes, b->nhashes);
 	PG_RETURN_CSTRING(buf.data);
 }
 

@@ -145,19 +145,11 @@ imatch_lexicon_in(PG_FUNCTION_ARGS)
 		too_many_terms(digits / 16);
 	n = (int) (digits / 16);
 	v = palloc((Size) n * sizeof(int64));
-	for (int i = 0; i < n; i++)
 	{
-		uint64		t = 0;
+		int			bad = textfp_parse_hex64(p, v, n);
 
-		for (int j = 0; j < 16; j++)
-		{
-			int			d = textfp_hexval(*p++);
-
-			if (d < 0)
-				BAD_SYNTAX(("Term %d is not 16 hexadecimal digits.", i + 1));
-			t = (t << 4) | (uint64) d;
-		}
-		v[i] = (int64) t;
+		if (bad >= 0)
+			BAD_SYNTAX(("Term %d is not 16 hexadecimal digits.", bad + 1));
 	}
 	n = sort_terms(v, n);
 	PG_RETURN_POINTER(lexicon_make(v, n, ngram, shingle, fold));
@@ -171,7 +163,6 @@ imatch_lexicon_out(PG_FUNCTION_ARGS)
 {
 	IMatchLexicon *l = PG_GETARG_LEXICON_P(0);
 	StringInfoData buf;
-	static const char hex[] = "0123456789abcdef";
 
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "v%d ngram=%d shingle=%d fold=%d ",
@@ -179,17 +170,7 @@ imatch_lexicon_out(PG_FUNCTION_ARGS)
 	if (l->nterms == 0)
 		appendStringInfoString(&buf, "empty");
 	else
-	{
-		enlargeStringInfo(&buf, l->nterms * 16);
-		for (int i = 0; i < l->nterms; i++)
-		{
-			uint64		t = (uint64) l->terms[i];
-
-			for (int j = 60; j >= 0; j -= 4)
-				buf.data[buf.len++] = hex[(t >> j) & 15];
-		}
-		buf.data[buf.len] = '\0';
-	}
+		textfp_append_hex64(&buf, l->terms, l->nterms);
 	PG_RETURN_CSTRING(buf.data);
 }
 
