@@ -15,9 +15,8 @@ MODULE_big  = textfp
 #   src/core/generated/  its generated tables (each names its generator)
 #   src/pg/              fmgr functions, types, access methods, planner support
 #   src/sql/             the install script's fragments
-# src/core/tfp_features_fast.c is included by src/core/tfp_features.c, not built alone
 CORE_DIRS   = src/core src/core/generated
-CORE_SRCS   = $(sort $(filter-out src/core/tfp_features_fast.c,$(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))))
+CORE_SRCS   = $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))
 CORE_HDRS   = $(wildcard src/core/*.h)
 PG_SRCS     = $(sort $(wildcard src/pg/*.c))
 OBJS        = $(patsubst %.c,%.o,$(CORE_SRCS) $(PG_SRCS))
@@ -48,17 +47,14 @@ include $(PGXS)
 # PGXS does not track header dependencies: rebuild every object when a header
 # or the generated data file (included by tfp_unicode.c for its table
 # geometry) changes.
-$(OBJS): $(CORE_HDRS) $(wildcard src/pg/*.h) src/core/generated/tfp_unicode_data.c src/core/tfp_features_fast.c
+$(OBJS): $(CORE_HDRS) $(wildcard src/pg/*.h) src/core/generated/tfp_unicode_data.c
 
 # The core wing must build without PostgreSQL: every file of it is compiled
 # (syntax only) with no PostgreSQL include directory on the path, and none
 # may name a PostgreSQL header.  A prerequisite of the shared library, so a
 # core file that includes one fails the build.
-CORE_CHECK_FLAGS = -std=gnu11 -fsyntax-only -I$(srcdir)/src/core -I$(srcdir)/src/core/generated
-src/core/.core-check: $(CORE_SRCS) $(CORE_HDRS) src/core/tfp_features_fast.c
-	@bad=$$(grep -lE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](postgres|postgres_ext|fmgr|funcapi|miscadmin|pg_config|c)\.h[>"]|^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](access|catalog|commands|executor|lib|libpq|nodes|optimizer|parser|port|storage|utils|common|mb|tcop|replication)/' $^); \
-	if [ -n "$$bad" ]; then echo "core-check: PostgreSQL header included by the core wing: $$bad" >&2; exit 1; fi
-	@for f in $(CORE_SRCS); do $(CC) $(CORE_CHECK_FLAGS) $$f || { echo "core-check: $$f does not build without PostgreSQL" >&2; exit 1; }; done
+src/core/.core-check: $(CORE_SRCS) $(CORE_HDRS) tools/check_core.sh
+	@$(srcdir)/tools/check_core.sh "$(CC)" $(CORE_SRCS) $(CORE_HDRS)
 	@touch $@
 
 core-check: src/core/.core-check
@@ -79,7 +75,7 @@ UNIT_DEPS  = $(CORE_HDRS) $(wildcard test/unit/*.h test/fuzz/*.[ch])
 UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu11 -Isrc/core -Isrc/core/generated
 UNIT_OBJS  = $(patsubst src/%.c,test/unit/obj/bin/%.o,$(CORE_SRCS))
 
-test/unit/obj/bin/%.o: src/%.c $(CORE_HDRS) src/core/tfp_features_fast.c
+test/unit/obj/bin/%.o: src/%.c $(CORE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -c -o $@ $<
 
@@ -99,7 +95,7 @@ SAN_CFLAGS = -O1 -g -Wall -Wextra -std=gnu11 -Isrc/core -Isrc/core/generated -fn
 UNIT_SANS  = $(UNIT_SRCS:.c=.san)
 SAN_OBJS   = $(patsubst src/%.c,test/unit/obj/san/%.o,$(CORE_SRCS))
 
-test/unit/obj/san/%.o: src/%.c $(CORE_HDRS) src/core/tfp_features_fast.c
+test/unit/obj/san/%.o: src/%.c $(CORE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -c -o $@ $<
 

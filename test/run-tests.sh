@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# Build textfp and run every test suite on a throwaway cluster:
-#   C unit tests (test/unit/*.c), pg_regress (sql/*.sql), TAP (test/t/*.pl).
-# The last line printed is "N passed, N failed"; exit status 1 if anything
-# failed or a step broke.  See test/README.md.
+# Build textfp and run its test suites on a throwaway cluster.  The last line
+# printed is "N passed, N failed", totalled over every suite (and, with
+# --full, every PostgreSQL version); exit status 1 if anything failed or a
+# step broke.  See test/README.md.
 #
-# Usage: test/run-tests.sh [unit|regress|tap] [sql/NAME[.sql]] [test/t/NAME.pl] ...
-#   no argument: everything.  Env: TEXTFP_SKIP_TAP=1, TEXTFP_KEEP_TMP=1, and
-#   the settings listed in test/lib/common.sh.
+# Usage: test/run-tests.sh [--full] [unit|docs|regress|tap] [sql/NAME[.sql]] [test/t/NAME.pl] ...
+#   no argument: the fast default (minutes): the C unit tests once, the
+#     docs' links, every pg_regress test (every SQL object; in parallel
+#     streams), and the TAP tests that guard correctness ($TAP_DEFAULT
+#     below: replica, standby, crash, dump/restore, upgrade).
+#   --full (what CI runs): also the unit tests under ASan + UBSan, every TAP
+#     test (sqlsmith, limits, logical replication, postgres_fdw, pg_cron, the
+#     report in Chromium, the SQL sweep ...), and, as root on PostgreSQL 15,
+#     the same on PostgreSQL 13 and 17 (test/run-pg.sh, without the
+#     sanitizer builds), in the background beside 15.
+#   Env: TEXTFP_SKIP_TAP=1, TEXTFP_KEEP_TMP=1, and the settings listed in
+#   test/lib/common.sh.
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh
@@ -16,29 +25,51 @@ PASSED=0
 FAILED=0
 SUMMARY=()       # one line per suite, printed before the total
 
+# The TAP tests of the default run: those that guard correctness across a
+# server's life: a streaming replica's answers (001), the hamming index on a
+# standby, after a crash and under concurrent writers (032), dump/restore
+# (050), every upgrade path (100).  --full runs every test/t/*.pl.
+TAP_DEFAULT="001_simhash_replica 032_hamming_am 050_dump_restore 100_upgrade"
+
 note() { SUMMARY+=("$(printf '  %-8s %s' "$1" "$2")"); }
 broke() { # step message: a step that broke counts as one failure
     FAILED=$((FAILED + 1)); note "$1" "BROKEN: $2"; tfp_err "$1: $2"
 }
 
 # ------------------------------------------------------------ arguments
-RUN_UNIT='' RUN_REGRESS='' RUN_TAP=''
+RUN_UNIT='' RUN_DOCS='' RUN_REGRESS='' RUN_TAP=''
 REGRESS_TESTS=() TAP_FILES=()
-if [ $# -eq 0 ]; then
-    RUN_UNIT=1 RUN_REGRESS=1 RUN_TAP=1
-fi
+FULL='' RUN_SAN='' OTHER_VERSIONS=''
+NO_SAN='' NO_OTHER=''
+args=()
 for a in "$@"; do
     case $a in
-        unit) RUN_UNIT=1 ;;
+        --full) FULL=1 ;;
+        # used by the --full run itself for PostgreSQL 13 and 17 (test/run-pg.sh)
+        --no-san) NO_SAN=1 ;;
+        --no-other-versions) NO_OTHER=1 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        *) args+=("$a") ;;
+    esac
+done
+if [ ${#args[@]} -eq 0 ]; then
+    RUN_UNIT=1 RUN_DOCS=1 RUN_REGRESS=1 RUN_TAP=1
+    [ -n "$FULL" ] && [ -z "$NO_SAN" ] && RUN_SAN=1
+    [ -n "$FULL" ] && [ -z "$NO_OTHER" ] && [ "$TFP_PG_MAJOR" = 15 ] && tfp_is_root && OTHER_VERSIONS="13 17"
+fi
+for a in "${args[@]}"; do
+    case $a in
+        unit) RUN_UNIT=1; [ -n "$FULL" ] && [ -z "$NO_SAN" ] && RUN_SAN=1 ;;
+        docs) RUN_DOCS=1 ;;
         regress) RUN_REGRESS=1 ;;
         tap) RUN_TAP=1 ;;
         sql/*|*.sql) t=${a#sql/}; REGRESS_TESTS+=("${t%.sql}"); RUN_REGRESS=1 ;;
         *.pl) t=${a#test/}; TAP_FILES+=("test/${t#./}"); RUN_TAP=1 ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
-        *) echo "unknown argument: $a (use unit, regress, tap, sql/NAME, test/t/NAME.pl)" >&2; exit 2 ;;
+        *) echo "unknown argument: $a (use --full, unit, docs, regress, tap, sql/NAME, test/t/NAME.pl)" >&2; exit 2 ;;
     esac
 done
-[ -n "${TEXTFP_SKIP_TAP:-}" ] && RUN_TAP=
+[ -n "${TEXTFP_SKIP_TAP:-}" ] && RUN_TAP=''
+
 
 # shellcheck disable=SC2317  # invoked by the EXIT trap
 finish() {
@@ -49,6 +80,11 @@ finish() {
     # an unexpected exit (a step died) must count as a failure
     if [ -z "${DONE:-}" ]; then
         FAILED=$((FAILED + 1)); note "harness" "BROKEN: exited early (status $rc)"
+    fi
+    if [ -n "$OTHER_DIR" ]; then
+        # interrupted or broke before collecting: stop the other versions
+        kill $(jobs -p) 2>/dev/null; wait; unmount_other_roots
+        rm -rf --one-file-system "$OTHER_DIR"
     fi
     tfp_cleanup
     echo "== summary"
@@ -97,13 +133,55 @@ unit_programs() {
 # UndefinedBehaviorSanitizer (a report aborts the program: a failure).
 run_unit() {
     tfp_log "unit tests"
+    run_layers
     unit_programs bin unit "-O2"
+    [ -n "$RUN_SAN" ] || return 0
     tfp_log "unit tests under ASan + UBSan"
     if ! tfp_make -s test/unit/test_core.san >/dev/null 2>&1; then
         note unit-san "skipped: the compiler cannot build with -fsanitize=address,undefined"
         return
     fi
     unit_programs san unit-san "ASan + UBSan" ASAN_OPTIONS=detect_leaks=0
+}
+
+# The line between the wings (tools/check_core.sh, run by make): the core
+# passes, and a planted PostgreSQL include (in a header; in a .c file through
+# a header it cannot find) fails.
+run_layers() {
+    local d=$TFP_TMP/layers p=0 f=0 cc=${CC:-cc}
+    mkdir -p "$d"
+    layer_check() { # description expected-status files...
+        local desc=$1 want=$2; shift 2
+        "$TFP_ROOT/tools/check_core.sh" "$cc" "$@" >/dev/null 2>&1
+        if [ "$?" -eq "$want" ]; then p=$((p + 1)); echo "ok - layers: $desc"
+        else f=$((f + 1)); echo "not ok - layers: $desc"; fi
+    }
+    layer_check "src/core/ needs no PostgreSQL header" 0 "$TFP_ROOT"/src/core/*.[ch] "$TFP_ROOT"/src/core/generated/*.c
+    { cat "$TFP_ROOT/src/core/tfp_sort.h"; echo '#include "utils/builtins.h"'; } >"$d/tfp_sort.h"
+    layer_check "a core header naming utils/builtins.h fails" 1 "$d/tfp_sort.h"
+    printf '#include <stdint.h>\n#include "fmgr.h"\nint x;\n' >"$d/planted.c"
+    layer_check "a core file naming fmgr.h fails" 1 "$d/planted.c"
+    printf '#include "tfp_planted_pg.h"\nint x;\n' >"$d/planted2.c"
+    layer_check "a core file that needs a header from outside the core fails" 1 "$d/planted2.c"
+    PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+    note layers "$p passed, $f failed (tools/check_core.sh)"
+}
+
+# Every relative link and anchor of README.md and docs/ resolves
+# (test/lib/check_links.py; its --self-test first shows that it can fail).
+run_docs() {
+    local out p f rc
+    tfp_log "docs: links and anchors"
+    command -v python3 >/dev/null 2>&1 || { broke docs "python3 is missing"; return; }
+    out=$TFP_TMP/log/docs.out
+    (cd "$TFP_ROOT" && python3 test/lib/check_links.py --self-test && python3 test/lib/check_links.py) >"$out" 2>&1
+    rc=$?
+    p=$(grep -cE '^ok [0-9]+' "$out")
+    f=$(grep -cE '^not ok [0-9]+' "$out")
+    grep -E '^not ok' "$out"
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; tail -20 "$out"; fi
+    PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+    note docs "$p passed, $f failed (links and anchors of README.md and docs/)"
 }
 
 # Value of a variable of the Makefile (e.g. REGRESS, REGRESS_OPTS).
@@ -144,30 +222,75 @@ run_regress() {
         done
         for t in "${missing[@]}"; do : >"$inputdir/expected/$t.out"; done
     fi
+    # The tests run in $jobs streams at once (pg_regress instances, each
+    # with its own database and output directory; the tests use distinct
+    # names for the databases and roles they create), the longest first,
+    # each to the stream with the least work so far.  Outputs are gathered
+    # into results/ and regression.diffs of the tree, as one run would.
+    local jobs=${TFP_REGRESS_JOBS:-$(nproc 2>/dev/null || echo 2)} j w i best
+    [ "$jobs" -gt 4 ] && jobs=4
+    [ "$jobs" -gt ${#tests[@]} ] && jobs=${#tests[@]}
+    [ "$jobs" -ge 1 ] || jobs=1
+    local -a load=() stream=() order=()
+    for ((j = 0; j < jobs; j++)); do load[j]=0; stream[j]=''; done
+    mapfile -t order < <(for t in "${tests[@]}"; do echo "$(regress_weight "$t") $t"; done | sort -k1,1nr -k2,2 | cut -d' ' -f2)
+    for t in "${order[@]}"; do
+        best=0
+        for ((j = 1; j < jobs; j++)); do [ "${load[j]}" -lt "${load[best]}" ] && best=$j; done
+        stream[best]+=" $t"; w=$(regress_weight "$t"); load[best]=$((load[best] + w))
+    done
     out=$TFP_TMP/log/regress.out
-    (cd "$TFP_ROOT" && rm -rf results regression.diffs regression.out &&
-        "$TFP_PG_REGRESS" --inputdir="$inputdir" --outputdir=. --bindir="$TFP_BINDIR" \
-            --host="$TFP_SOCKDIR" --port="$TFP_PORT" --user="$TFP_DBUSER" \
-            --dbname=contrib_regression "${opts[@]}" "${tests[@]}") 2>&1 | tee "$out"
-    rc=${PIPESTATUS[0]}
+    (cd "$TFP_ROOT" && rm -rf results regression.diffs regression.out && mkdir -p results)
+    local pids=()
+    for ((j = 0; j < jobs; j++)); do
+        # shellcheck disable=SC2086
+        (cd "$TFP_ROOT" &&
+            "$TFP_PG_REGRESS" --inputdir="$inputdir" --outputdir="$TFP_TMP/regress$j" --bindir="$TFP_BINDIR" \
+                --host="$TFP_SOCKDIR" --port="$TFP_PORT" --user="$TFP_DBUSER" \
+                --dbname="contrib_regression$j" "${opts[@]}" ${stream[j]}) >"$out.$j" 2>&1 3>&- 4>&- &
+        pids+=($!)
+    done
+    rc=0
+    for ((j = 0; j < jobs; j++)); do
+        wait "${pids[j]}" || rc=1
+        echo "-- stream $((j + 1)) of $jobs:${stream[j]}"
+        cat "$out.$j"
+        cat "$out.$j" >>"$out"
+        cp "$TFP_TMP/regress$j"/results/*.out "$TFP_ROOT/results/" 2>/dev/null
+        cat "$TFP_TMP/regress$j/regression.diffs" >>"$TFP_ROOT/regression.diffs" 2>/dev/null
+    done
     # PG15: "test NAME ... ok 12 ms" / "... FAILED";  PG16+: "ok 1 - NAME" / "not ok 1 - NAME"
     p=$(grep -cE '\.\.\. +(ok|failed \(ignored\))( |$)|^ok [0-9]+ ' "$out")
     f=$(grep -cE '\.\.\. +FAILED( |$)|^not ok [0-9]+ ' "$out")
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "pg_regress failed (status $rc)"; fi
     PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
-    note regress "$p passed, $f failed"
+    note regress "$p passed, $f failed ($jobs streams)"
     if [ "$f" -gt 0 ]; then
         tfp_show "$TFP_ROOT/regression.diffs" "${TFP_DIFF_LINES:-400}"
         tfp_show "$TFP_TMP/log/postgres.log" 40
     fi
 }
 
+# Rough seconds of a regression test on two cores (for the streams' balance;
+# a test not listed counts as 2).
+regress_weight() {
+    case $1 in
+        hamming) echo 40 ;;  minhash_gin) echo 25 ;;  parallel) echo 20 ;;
+        pinyin_simd) echo 16 ;;  simhash_index_ops) echo 13 ;;  simhash_bits) echo 9 ;;
+        sets_large) echo 7 ;;  minhash_real|arrivals|partitioned) echo 6 ;;
+        imatch|minhash_type|sentences|pinyin_gin|clusters) echo 3 ;;
+        *) echo 2 ;;
+    esac
+}
+
 run_tap() {
     local files=() tapdir pgxs_perl out rc p f pass_env=() v
     if [ ${#TAP_FILES[@]} -gt 0 ]; then
         files=("${TAP_FILES[@]}")
-    else
+    elif [ -n "$FULL" ]; then
         mapfile -t files < <(cd "$TFP_ROOT" && ls test/t/*.pl 2>/dev/null | LC_ALL=C sort)
+    else
+        for v in $TAP_DEFAULT; do files+=("test/t/$v.pl"); done
     fi
     if [ ${#files[@]} -eq 0 ]; then note tap "no tests"; return; fi
     tfp_log "TAP tests (${#files[@]} files)"
@@ -214,16 +337,88 @@ run_tap() {
     fi
 }
 
+# ------------------------------------------------------------ other versions
+# --full as root on PostgreSQL 15: the suites on 13 and 17 as well, each in a
+# throwaway root of the Debian release that ships it (test/run-pg.sh), in the
+# background beside 15: the root is made (debootstrap and package downloads:
+# network-bound), then its tests run (--full --no-san: the sanitizer builds
+# run on 15 only).  A root that cannot be made here (run-pg.sh exit 3) is
+# reported and skipped; failing tests fail.
+OTHER_DIR=''
+start_other_versions() {
+    [ -n "$OTHER_VERSIONS" ] || return 0
+    OTHER_DIR=$(mktemp -d /tmp/textfp-roots.XXXXXX) || { broke other "cannot create a temporary directory"; OTHER_VERSIONS=''; return; }
+    # debootstrap on the host first, so that the background jobs and this
+    # run's own apt-get do not both run the host's apt-get
+    if ! command -v debootstrap >/dev/null 2>&1; then
+        tfp_log "installing debootstrap (PostgreSQL $OTHER_VERSIONS)"
+        { DEBIAN_FRONTEND=noninteractive apt-get -q update &&
+          DEBIAN_FRONTEND=noninteractive apt-get -q -y install debootstrap; } </dev/null >"$OTHER_DIR/debootstrap-install" 2>&1 3>&- 4>&-
+    fi
+    local major
+    for major in $OTHER_VERSIONS; do
+        tfp_log "PostgreSQL $major: test/run-pg.sh $major --full --no-san, in the background"
+        { "$TFP_ROOT/test/run-pg.sh" --prepare "$major" "$OTHER_DIR/pg$major" >"$OTHER_DIR/prepare$major" 2>&1
+          rc=$?
+          if [ "$rc" = 0 ]; then
+              TFP_PG_ROOT="$OTHER_DIR/pg$major" "$TFP_ROOT/test/run-pg.sh" "$major" --full --no-san --no-other-versions \
+                  >"$OTHER_DIR/log$major" 2>&1
+              rc=$?
+          fi
+          echo "$rc" >"$OTHER_DIR/rc$major"; } </dev/null 3>&- 4>&- &
+    done
+}
+
+unmount_other_roots() {
+    local r m
+    for r in "$OTHER_DIR"/pg*; do
+        [ -d "$r" ] || continue
+        for m in sys dev proc; do umount -R "$r/$m" 2>/dev/null || umount -l "$r/$m" 2>/dev/null || true; done
+    done
+}
+
+# Wait for the other versions, print their output, add their counts.
+collect_other_versions() {
+    [ -n "$OTHER_DIR" ] || return 0
+    local major rc last p f
+    wait
+    for major in $OTHER_VERSIONS; do
+        echo "== PostgreSQL $major (test/run-pg.sh $major --full --no-san)"
+        cat "$OTHER_DIR/prepare$major" "$OTHER_DIR/log$major" 2>/dev/null
+        rc=$(cat "$OTHER_DIR/rc$major" 2>/dev/null || echo 1)
+        if [ "$rc" = 3 ]; then
+            note "pg$major" "skipped: its Debian root could not be made here (see above)"
+            continue
+        fi
+        last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$OTHER_DIR/log$major" 2>/dev/null | tail -1)
+        p=0 f=0
+        if [ -n "$last" ]; then p=${last%% passed*}; f=${last#*passed, }; f=${f%% failed*}; fi
+        # a run that failed without a failing test (build, setup) counts as one
+        [ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
+        PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+        note "pg$major" "$p passed, $f failed (PostgreSQL $major: every suite but the sanitizer builds)"
+    done
+    unmount_other_roots
+    rm -rf --one-file-system "$OTHER_DIR"
+    OTHER_DIR=''
+}
+
 # ------------------------------------------------------------ main
 main() {
-    [ -n "$RUN_TAP" ] && TFP_EXTRA_PACKAGES="${TFP_EXTRA_PACKAGES:-} $TFP_TAP_PACKAGES"
+    # pg_cron (080) and Chromium (090) serve TAP tests of --full only
+    if [ -n "$RUN_TAP" ] && { [ -n "$FULL" ] || [ ${#TAP_FILES[@]} -gt 0 ]; }; then
+        TFP_EXTRA_PACKAGES="${TFP_EXTRA_PACKAGES:-} $TFP_TAP_PACKAGES"
+    fi
+    [ -n "$FULL" ] || TFP_OPTIONAL_PACKAGES=''
+    start_other_versions
     tfp_install_deps || { broke deps "missing dependencies"; return; }
     local built=1
     tfp_build || { built=; broke build "make failed"; }
+    tfp_make_tmp || { broke setup "cannot create a temporary directory"; return; }
     [ -n "$RUN_UNIT" ] && run_unit
+    [ -n "$RUN_DOCS" ] && run_docs
     [ -n "$built" ] || return
     [ -n "$RUN_REGRESS$RUN_TAP" ] || return
-    tfp_make_tmp || { broke setup "cannot create a temporary directory"; return; }
     tfp_private_install || { broke install "make install into the private tree failed"; return; }
     if [ -n "$RUN_REGRESS" ]; then
         if tfp_start_cluster && tfp_verify_install; then
@@ -238,5 +433,6 @@ main() {
 }
 
 main
+collect_other_versions
 DONE=1
 exit 0

@@ -1,7 +1,7 @@
 /*
  * tfp_extract.h -- internals of the feature extractor, shared by
  * tfp_features.c (UTF-8, the general code, the main loop) and
- * tfp_features_fast.c (the fast paths), which tfp_features.c includes: one
+ * tfp_features_fast.h (the fast-path kernels), which tfp_features.c includes: one
  * translation unit, so the main loop and the fast paths inline into each
  * other (split into two objects, simhash(body) took 6% longer in the
  * PostgreSQL module).  Not part of the core's API (tfp_core.h).  Pure C.
@@ -226,7 +226,7 @@ word_end(extractor *x)
 }
 
 /* ------------------------------------------------------------------------
- * Fast paths (tfp_features_fast.c)
+ * Fast paths (tfp_features_fast.h)
  * ------------------------------------------------------------------------ */
 
 /*

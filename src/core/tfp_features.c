@@ -3,7 +3,7 @@
  *
  * Implements the definition in tfp_core.h.  One pass over the UTF-8 bytes:
  * the general code here handles every input; the fast paths of
- * tfp_features_fast.c take the common shapes of text (runs of plain Han
+ * tfp_features_fast.h take the common shapes of text (runs of plain Han
  * characters, ASCII words) and give the same features.  Features are hashed
  * with XXH3 and handed to the caller's sink in batches.
  */
@@ -536,4 +536,4 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 }
 
 /* the fast paths: part of this translation unit (see tfp_extract.h) */
-#include "tfp_features_fast.c"
+#include "tfp_features_fast.h"

@@ -5,7 +5,7 @@
 # server, whose binary runs with the ASan runtime preloaded (PostgreSQL
 # itself is not instrumented: the runtime must come first, so LD_PRELOAD of
 # libasan through a wrapper of bin/postgres, see test/harden/lib.sh);
-# then the whole pg_regress suite and every TAP test (test/run-tests.sh
+# then the whole pg_regress suite and every TAP test (test/run-tests.sh --full
 # regress tap).  Every sanitizer report (files asan.PID / ubsan.PID) and
 # every crash or internal error from textfp in the server logs is a finding.
 #
@@ -31,7 +31,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(regress tap)
+[ ${#suites[@]} -gt 0 ] || suites=(--full regress tap)
 command -v gcc >/dev/null || { echo "gcc is needed" >&2; exit 1; }
 libasan=$(gcc -print-file-name=libasan.so)
 [ -e "$libasan" ] || { echo "libasan not found (gcc -print-file-name=libasan.so)" >&2; exit 1; }

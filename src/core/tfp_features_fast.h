@@ -1,13 +1,18 @@
 /*
- * tfp_features_fast.c -- the fast paths of the feature extractor
+ * tfp_features_fast.h -- the fast paths of the feature extractor
  *
  * They change no result: each handles only input whose features the general
  * code of tfp_features.c would give in the same way, and hands everything
  * else back to it (test/unit/test_fastpath.c compares both over random
  * texts, with tfp_extract_fastpath = 0 selecting the general code alone).
  *
- * Not compiled on its own: tfp_features.c includes it (see tfp_extract.h).
+ * Kernels only: tfp_features.c, the driver, includes this header once, at
+ * its end, so that the main loop and the fast paths are one translation unit
+ * (see tfp_extract.h).  Not part of the core's API.
  */
+#ifndef TFP_FEATURES_FAST_H
+#define TFP_FEATURES_FAST_H
+
 #include "tfp_extract.h"
 
 #if defined(__SSE2__)
@@ -496,3 +501,4 @@ tfp_xxh3_upto16(const void *p, size_t len, uint64_t seed)
 	return xxh3_upto16(p, len, seed);
 }
 
+#endif							/* TFP_FEATURES_FAST_H */
