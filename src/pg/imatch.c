@@ -28,6 +28,7 @@
 
 #include "minhash.h"
 #include "sets.h"
+#include "termset_cache.h"
 #include "tfp_hashes.h"
 #include "tfp_imatch.h"
 #include "tfp_sort.h"
@@ -144,19 +145,11 @@ imatch_lexicon_in(PG_FUNCTION_ARGS)
 		too_many_terms(digits / 16);
 	n = (int) (digits / 16);
 	v = palloc((Size) n * sizeof(int64));
-	for (int i = 0; i < n; i++)
 	{
-		uint64		t = 0;
+		int			bad = textfp_parse_hex64(p, v, n);
 
-		for (int j = 0; j < 16; j++)
-		{
-			int			d = textfp_hexval(*p++);
-
-			if (d < 0)
-				BAD_SYNTAX(("Term %d is not 16 hexadecimal digits.", i + 1));
-			t = (t << 4) | (uint64) d;
-		}
-		v[i] = (int64) t;
+		if (bad >= 0)
+			BAD_SYNTAX(("Term %d is not 16 hexadecimal digits.", bad + 1));
 	}
 	n = sort_terms(v, n);
 	PG_RETURN_POINTER(lexicon_make(v, n, ngram, shingle, fold));
@@ -170,7 +163,6 @@ imatch_lexicon_out(PG_FUNCTION_ARGS)
 {
 	IMatchLexicon *l = PG_GETARG_LEXICON_P(0);
 	StringInfoData buf;
-	static const char hex[] = "0123456789abcdef";
 
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "v%d ngram=%d shingle=%d fold=%d ",
@@ -178,17 +170,7 @@ imatch_lexicon_out(PG_FUNCTION_ARGS)
 	if (l->nterms == 0)
 		appendStringInfoString(&buf, "empty");
 	else
-	{
-		enlargeStringInfo(&buf, l->nterms * 16);
-		for (int i = 0; i < l->nterms; i++)
-		{
-			uint64		t = (uint64) l->terms[i];
-
-			for (int j = 60; j >= 0; j -= 4)
-				buf.data[buf.len++] = hex[(t >> j) & 15];
-		}
-		buf.data[buf.len] = '\0';
-	}
+		textfp_append_hex64(&buf, l->terms, l->nterms);
 	PG_RETURN_CSTRING(buf.data);
 }
 
@@ -288,73 +270,53 @@ imatch_lexicon_size(PG_FUNCTION_ARGS)
 
 /* ---------------------------------------------------------------- I-Match */
 
+/* a call site's lexicon: its hash set, and the feature options of its terms */
 typedef struct lexicon_cache
 {
-	Oid			toastrelid;		/* where the lexicon was stored out of line */
-	Oid			valueid;		/* (both InvalidOid if it was not) */
-	uint64		id;
-	int32		nterms;
+	textfp_termset_cache base;
 	tfp_feature_opts opts;
-	tfp_termset set;
 } lexicon_cache;
 
-/*
- * The hash table of lexicon argument argno, built once per call site.  A
- * lexicon stored out of line is known by its TOAST pointer (values there
- * never change, and the statement's snapshot keeps the value), so its next
- * calls read nothing; any other is known by the content hash in its header.
- */
+static uint64
+lexicon_ident(const void *hdr, int32 *nterms)
+{
+	const IMatchLexicon *l = (const IMatchLexicon *) hdr;
+
+	*nterms = l->nterms;
+	return l->id;
+}
+
+static const int64 *
+lexicon_terms(const void *value, int32 *nterms)
+{
+	const IMatchLexicon *l = (const IMatchLexicon *) value;
+
+	if (VARSIZE(l) != LEX_HDRSZ + (Size) l->nterms * sizeof(int64))
+		elog(ERROR, "corrupt imatch_lexicon value");
+	*nterms = l->nterms;
+	return l->terms;
+}
+
+static const textfp_lexicon_kind imatch_kind = {LEX_HDRSZ, lexicon_ident, lexicon_terms};
+
+/* The hash set of lexicon argument argno (textfp_lexicon_set), with its options. */
 static const lexicon_cache *
 get_lexicon(FunctionCallInfo fcinfo, int argno)
 {
-	Datum		d = PG_GETARG_DATUM(argno);
-	struct varlena *v = (struct varlena *) DatumGetPointer(d);
-	lexicon_cache *c = (lexicon_cache *) fcinfo->flinfo->fn_extra;
-	Oid			toastrelid = InvalidOid,
-				valueid = InvalidOid;
-	IMatchLexicon *l;
-	uint64	   *slots;
-	size_t		nslots;
+	bool		loaded;
+	lexicon_cache *c = (lexicon_cache *)
+		textfp_lexicon_set(fcinfo, argno, &imatch_kind, sizeof(lexicon_cache), &loaded);
 
-	if (VARATT_IS_EXTERNAL_ONDISK(v))
+	if (loaded)
 	{
-		struct varatt_external ve;
+		/* the value was just read: its header is in the detoasted copy */
+		IMatchLexicon *h = (IMatchLexicon *)
+			PG_DETOAST_DATUM_SLICE(PG_GETARG_DATUM(argno), 0, LEX_HDRSZ);
 
-		VARATT_EXTERNAL_GET_POINTER(ve, v);
-		toastrelid = ve.va_toastrelid;
-		valueid = ve.va_valueid;
-		if (c != NULL && c->valueid == valueid && c->toastrelid == toastrelid)
-			return c;
+		c->opts.ngram = h->ngram;
+		c->opts.shingle = h->shingle;
+		c->opts.fold = h->fold;
 	}
-	else if (c != NULL && c->valueid == InvalidOid)
-	{
-		IMatchLexicon *h = (IMatchLexicon *) PG_DETOAST_DATUM_SLICE(d, 0, LEX_HDRSZ);
-
-		if (c->id == h->id && c->nterms == h->nterms &&
-			c->opts.ngram == h->ngram && c->opts.shingle == h->shingle &&
-			c->opts.fold == h->fold)
-			return c;
-	}
-	l = (IMatchLexicon *) PG_DETOAST_DATUM(d);
-	if (VARSIZE(l) != LEX_HDRSZ + (Size) l->nterms * sizeof(int64))
-		elog(ERROR, "corrupt imatch_lexicon value");
-	if (c == NULL)
-		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(lexicon_cache));
-	else if (c->set.slots != NULL)
-		pfree(c->set.slots);
-	c->set.slots = NULL;
-	nslots = tfp_termset_slots((size_t) l->nterms);
-	slots = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, nslots * sizeof(uint64));
-	tfp_termset_build(&c->set, slots, nslots, (const uint64_t *) l->terms,
-					  (size_t) l->nterms);
-	c->toastrelid = toastrelid;
-	c->valueid = valueid;
-	c->id = l->id;
-	c->nterms = l->nterms;
-	c->opts.ngram = l->ngram;
-	c->opts.shingle = l->shingle;
-	c->opts.fold = l->fold;
-	fcinfo->flinfo->fn_extra = c;
 	return c;
 }
 
@@ -390,7 +352,7 @@ kept_terms(FunctionCallInfo fcinfo, hash_buf *b)
 	const char *s;
 	size_t		len;
 
-	k->set = &c->set;
+	k->set = &c->base.set;
 	k->b.cap = 256;
 	k->b.n = 0;
 	k->b.h = palloc(k->b.cap * sizeof(uint64));

@@ -66,6 +66,42 @@ textfp_text_utf8(text *t, size_t *len)
 }
 
 void
+textfp_append_hex64(StringInfo buf, const int64 *v, int n)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	enlargeStringInfo(buf, n * 16);
+	for (int i = 0; i < n; i++)
+	{
+		uint64		t = (uint64) v[i];
+
+		for (int j = 60; j >= 0; j -= 4)
+			buf->data[buf->len++] = hex[(t >> j) & 15];
+	}
+	buf->data[buf->len] = '\0';
+}
+
+int
+textfp_parse_hex64(const char *p, int64 *v, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		uint64		t = 0;
+
+		for (int j = 0; j < 16; j++)
+		{
+			int			d = textfp_hexval(*p++);
+
+			if (d < 0)
+				return i;
+			t = (t << 4) | (uint64) d;
+		}
+		v[i] = (int64) t;
+	}
+	return -1;
+}
+
+void
 textfp_feature_opts(tfp_feature_opts *o, int32 ngram, int32 shingle,
 					bool fold_case, bool fold_width, bool fold_han)
 {

@@ -10,6 +10,7 @@
 #include "postgres.h"
 #include "fmgr.h"
 #include "port/pg_bitutils.h"
+#include "lib/stringinfo.h"
 #include "utils/array.h"
 
 #include "tfp_core.h"
@@ -72,6 +73,15 @@ textfp_hexval(char c)
  * The result may point into the (detoasted) argument; never modify it.
  */
 extern const char *textfp_text_utf8(text *t, size_t *len);
+
+/*
+ * Lexicon text forms (imatch_lexicon, textfp_boilerplate): n 64-bit values
+ * as 16 lower-case hexadecimal digits each, appended to buf; and read back
+ * from p (16 * n digits, either case) into v, returning -1, or the index of
+ * the first value that is not 16 hexadecimal digits.
+ */
+extern void textfp_append_hex64(StringInfo buf, const int64 *v, int n);
+extern int	textfp_parse_hex64(const char *p, int64 *v, int n);
 
 /* Feature options from SQL arguments, checked (22023 on bad values). */
 extern void textfp_feature_opts(tfp_feature_opts *o, int32 ngram, int32 shingle,

@@ -63,7 +63,8 @@ CREATE FUNCTION @extschema@.textfp_check_arrivals(
 		min_dna_similarity float8 DEFAULT 0,
 		text_column name DEFAULT NULL,
 		min_shingle_jaccard float8 DEFAULT 0.3,
-		query_search_path text DEFAULT pg_catalog.current_setting('search_path'))
+		query_search_path text DEFAULT pg_catalog.current_setting('search_path'),
+		boilerplate @extschema@.textfp_boilerplate DEFAULT NULL)
 	RETURNS TABLE (method text, rows_checked bigint, matches_found bigint, matches_written bigint)
 	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	-- its statements are index searches and short joins whose cost
@@ -389,12 +390,15 @@ BEGIN
 				ext, col, candidates, min_shingle_jaccard);
 		WHEN 'textfp_match' THEN
 			-- the calibrated verdict (precision 0.99): is the new row a copy
-			-- of the corpus row?  Its score is the similarity.
+			-- of the corpus row?  Its score is the similarity.  With a
+			-- boilerplate lexicon ($1 of the statement), both texts are
+			-- compared without their boilerplate lines.
 			found_sql := pg_catalog.format(
 				'SELECT k.new_id, k.matched_id, NULL::int4 AS distance, t.score AS similarity, false AS new_in_corpus
-				 FROM %3$s CROSS JOIN LATERAL %1$s.textfp_match(c.%2$I, n.v) t
+				 FROM %3$s CROSS JOIN LATERAL %1$s.textfp_match(c.%2$I, n.v%4$s) t
 				 WHERE t.verdict',
-				ext, col, candidates);
+				ext, col, candidates,
+				CASE WHEN boilerplate IS NULL THEN '' ELSE ', boilerplate => $1' END);
 		END CASE;
 
 		-- one record per pair and method: no self-match; a pair of two new
@@ -432,7 +436,7 @@ BEGIN
 			old_threshold := pg_catalog.current_setting('textfp.minhash_threshold');
 			PERFORM pg_catalog.set_config('textfp.minhash_threshold', min_jaccard::text, true);
 		END IF;
-		EXECUTE sql INTO n_rows, n_found, n_written;
+		EXECUTE sql INTO n_rows, n_found, n_written USING boilerplate;
 		IF m = 'minhash' THEN
 			PERFORM pg_catalog.set_config('textfp.minhash_threshold', old_threshold, true);
 		END IF;
@@ -451,7 +455,7 @@ BEGIN
 	END IF;
 END
 $fn$;
-COMMENT ON FUNCTION @extschema@.textfp_check_arrivals(text, regclass, regclass, text[], name, name, int4, text, name, float8, name, int4, float8, name, float8, text)
+COMMENT ON FUNCTION @extschema@.textfp_check_arrivals(text, regclass, regclass, text[], name, name, int4, text, name, float8, name, int4, float8, name, float8, text, @extschema@.textfp_boilerplate)
 	IS 'check new rows (a query; NULL: the whole corpus) against an indexed corpus and record their matches in a match table, once per pair and method';
 
 CREATE FUNCTION @extschema@.textfp_duplicate_of()

@@ -149,7 +149,8 @@ CREATE FUNCTION @extschema@.textfp_report(
 		method text DEFAULT NULL,
 		clusters int4 DEFAULT 10,
 		heading text DEFAULT NULL,
-		fp_column name DEFAULT NULL)
+		fp_column name DEFAULT NULL,
+		boilerplate @extschema@.textfp_boilerplate DEFAULT NULL)
 	RETURNS text
 	LANGUAGE plpgsql STABLE PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp
@@ -443,6 +444,11 @@ svg text { font-size: 10px; fill: #333; }
 									 title_expr, body_expr, corpus, id_column);
 			EXECUTE sql INTO ta, ba USING c.cluster_id;
 			EXECUTE sql INTO tb, bb USING partner;
+			IF boilerplate IS NOT NULL THEN
+				-- the passages side by side without the template lines
+				ba := @extschema@.textfp_strip_boilerplate(ba, boilerplate);
+				bb := @extschema@.textfp_strip_boilerplate(bb, boilerplate);
+			END IF;
 			IF ba IS NULL OR bb IS NULL THEN
 				h := h || '<p class="none">no text to compare</p>';
 			ELSE
@@ -459,5 +465,5 @@ svg text { font-size: 10px; fill: #333; }
 ';
 END
 $fn$;
-COMMENT ON FUNCTION @extschema@.textfp_report(regclass, regclass, name, name, name, name, text, int4, text, name)
+COMMENT ON FUNCTION @extschema@.textfp_report(regclass, regclass, name, name, name, name, text, int4, text, name, @extschema@.textfp_boilerplate)
 	IS 'a self-contained HTML page about a match table: summary figures, Hamming distance histogram, copies per day and source, most copied rows, cluster sizes, the largest clusters with their copied passages side by side';

@@ -52,6 +52,18 @@ SELECT distance AS bits, count(*) AS pairs FROM simhash_pairs('articles', 'id', 
 GROUP BY 1 ORDER BY 1;
 
 \echo
+\echo '== 2b. Boilerplate learned from the corpus: the normalized lines that recur in 5 or more'
+\echo '       documents, kept as one lexicon value (built once, stored: textfp_build_boilerplate)'
+CREATE TABLE lexicons (name text PRIMARY KEY, lex textfp_boilerplate NOT NULL, built_at timestamptz DEFAULT now());
+INSERT INTO lexicons (name, lex) SELECT 'articles', textfp_build_boilerplate('articles', 'body', min_docs => 5);
+SELECT name, textfp_boilerplate_size(lex) AS lines FROM lexicons;
+\echo 'the lines it holds, and in how many articles each occurs:'
+SELECT left(l, 40) AS line, count(DISTINCT a.id) AS articles
+FROM articles a, lexicons x, regexp_split_to_table(a.body, E'\n') l
+WHERE x.name = 'articles' AND textfp_line_hashes(l) && textfp_boilerplate_hashes(x.lex)
+GROUP BY 1 ORDER BY 2 DESC, 1;
+
+\echo
 \echo '== 3. The match store: every near-duplicate pair of the corpus, by three fingerprints,'
 \echo '      verified by the exact Jaccard similarity of the two texts'' shingles and by the'
 \echo '      calibrated verdict textfp_match'
@@ -59,7 +71,8 @@ SELECT textfp_create_match_table('article_matches');
 SELECT * FROM textfp_check_arrivals(NULL, 'articles', 'article_matches',
     methods => '{simhash,minhash,pinyin_dna,shingle_jaccard,textfp_match}',
     radius => 12, min_jaccard => 0.3, min_shared => 2, min_dna_similarity => 0.05,
-    text_column => 'body', min_shingle_jaccard => 0.25);
+    text_column => 'body', min_shingle_jaccard => 0.25,
+    boilerplate => (SELECT lex FROM lexicons WHERE name = 'articles'));
 
 \echo
 \echo '== 4. Clusters of the pairs textfp_match confirmed (union-find): sizes, and the largest'
@@ -82,7 +95,7 @@ FROM articles a WHERE published = current_date AND duplicate_of IS NOT NULL ORDE
 \echo
 \echo 'the daily job: today''s rows against the corpus (pg_cron would run it, e.g.'
 \echo '  SELECT cron.schedule(''textfp-arrivals'', ''15 3 * * *'', $$SELECT * FROM textfp_check_arrivals(...)$$);)'
-\set arrivals 'SELECT * FROM textfp_check_arrivals(''SELECT * FROM articles WHERE published >= current_date'', ''articles'', ''article_matches'', methods => ''{simhash,minhash,pinyin_dna,shingle_jaccard,textfp_match}'', radius => 12, min_jaccard => 0.3, min_dna_similarity => 0.05, text_column => ''body'', min_shingle_jaccard => 0.25)'
+\set arrivals 'SELECT * FROM textfp_check_arrivals(''SELECT * FROM articles WHERE published >= current_date'', ''articles'', ''article_matches'', methods => ''{simhash,minhash,pinyin_dna,shingle_jaccard,textfp_match}'', radius => 12, min_jaccard => 0.3, min_dna_similarity => 0.05, text_column => ''body'', min_shingle_jaccard => 0.25, boilerplate => (SELECT lex FROM lexicons WHERE name = ''articles''))'
 :arrivals;
 \echo 'run again: nothing new is written'
 :arrivals;
@@ -108,7 +121,8 @@ FROM textfp_most_copied('article_matches', 5, 'textfp_match') t JOIN articles a 
 \pset tuples_only on
 \o tmp_check/demo_report.html
 SELECT textfp_report('articles', 'article_matches', source_column => 'source', clusters => 12,
-                     method => 'textfp_match', heading => 'textfp demo: confirmed near-duplicates in the sample corpus');
+                     method => 'textfp_match', heading => 'textfp demo: confirmed near-duplicates in the sample corpus',
+                     boilerplate => (SELECT lex FROM lexicons WHERE name = 'articles'));
 \o
 \pset format aligned
 \pset tuples_only off
@@ -137,3 +151,52 @@ SELECT tr.transformation, count(*) AS missed
 FROM truth_pairs t JOIN truth tr ON tr.id IN (t.a, t.b) AND tr.original_id IN (t.a, t.b)
 WHERE NOT EXISTS (SELECT FROM found f WHERE f.method = 'textfp_match' AND f.a = t.a AND f.b = t.b)
 GROUP BY 1 ORDER BY 2 DESC, 1;
+
+\echo
+\echo '== 9. Same template, different articles: what a boilerplate lexicon is for.  A news site'
+\echo '      publishes 12 different articles (paragraphs of test/data/pool_en.txt) in one page'
+\echo '      template whose date and counters vary; the template is most of each page'
+CREATE TEMP TABLE pool (n int GENERATED ALWAYS AS IDENTITY, line text);
+\copy pool (line) FROM 'test/data/pool_en.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+CREATE TABLE site_pages (id int PRIMARY KEY, body text NOT NULL,
+                         fp simhash64 GENERATED ALWAYS AS (simhash(body)) STORED);
+INSERT INTO site_pages
+SELECT i, concat_ws(E'\n',
+    'Example News - Home | World | Business | Technology | Sport | Weather',
+    'Posted on ' || (date '2024-01-01' + i * 17) || ' at ' || (10 + i % 10) || ':' || (10 + i * 7 % 50) || ' by the Example News desk',
+    'Share this article: Facebook | Twitter | LinkedIn | E-mail',
+    p.line,
+    'This article has been read ' || (1000 + i * 337) || ' times.',
+    'Subscribe to our newsletter to get the best stories of the week in your inbox every Monday morning.',
+    'Related stories: Markets rally after the central bank decision | Storm warnings for the coast',
+    'Copyright ' || (2010 + i) || ' Example News Ltd. All rights reserved. Terms of use | Privacy policy | Contact us')
+FROM generate_series(1, 12) i
+JOIN (SELECT row_number() OVER (ORDER BY n) AS k, line FROM pool WHERE length(line) BETWEEN 250 AND 450) p ON p.k = i;
+CREATE INDEX site_pages_fp ON site_pages USING gin (fp);
+INSERT INTO lexicons (name, lex) SELECT 'site_pages', textfp_build_boilerplate('site_pages', 'body', min_docs => 5);
+SELECT name, textfp_boilerplate_size(lex) AS lines FROM lexicons ORDER BY name;
+\echo 'one page, line by line: the lines of the lexicon are its template (the dated and counted'
+\echo 'lines too: digits are one digit in a normalized line); textfp_strip_boilerplate leaves the rest'
+SELECT x.o AS line, left(x.l, 60) AS text, textfp_line_hashes(x.l) && textfp_boilerplate_hashes(k.lex) AS boilerplate
+FROM site_pages p, lexicons k, regexp_split_to_table(p.body, E'\n') WITH ORDINALITY AS x(l, o)
+WHERE p.id = 1 AND k.name = 'site_pages' ORDER BY x.o;
+SELECT length(body) AS page_chars, length(textfp_strip_boilerplate(body, lex)) AS stripped_chars
+FROM site_pages, lexicons WHERE id = 1 AND name = 'site_pages';
+\echo 'the 66 pairs of pages: simhash distance of the pages and of the stripped pages'
+SELECT round(avg(a.fp <-> b.fp), 1) AS page_bits,
+       round(avg(simhash(textfp_strip_boilerplate(a.body, x.lex)) <-> simhash(textfp_strip_boilerplate(b.body, x.lex))), 1) AS stripped_bits
+FROM site_pages a JOIN site_pages b ON a.id < b.id, lexicons x WHERE x.name = 'site_pages';
+\echo 'the dedup check of the site, without and with the lexicon (textfp_match confirms simhash''s candidates):'
+SELECT textfp_create_match_table('page_matches_plain'), textfp_create_match_table('page_matches_lexicon');
+SELECT 'without' AS lexicon, * FROM textfp_check_arrivals(NULL, 'site_pages', 'page_matches_plain',
+    methods => '{simhash,textfp_match}', radius => 16, text_column => 'body')
+UNION ALL
+SELECT 'with', * FROM textfp_check_arrivals(NULL, 'site_pages', 'page_matches_lexicon',
+    methods => '{simhash,textfp_match}', radius => 16, text_column => 'body',
+    boilerplate => (SELECT lex FROM lexicons WHERE name = 'site_pages'));
+\echo 'the same question for one pair, by hand:'
+SELECT m.verdict AS plain_verdict, round(m.score::numeric, 3) AS plain_score,
+       s.verdict AS verdict_with_lexicon, round(s.score::numeric, 3) AS score_with_lexicon
+FROM site_pages a, site_pages b, lexicons x,
+     LATERAL textfp_match(a.body, b.body) m, LATERAL textfp_match(a.body, b.body, boilerplate => x.lex) s
+WHERE a.id = 1 AND b.id = 2 AND x.name = 'site_pages';

@@ -75,6 +75,16 @@ my @long = (
 	[ 'pinyin', "md5(pinyin(repeat('$zh', $nz)))", "md5(repeat(pinyin('$zh') || ' ', $nz))" ],
 	[ 'pinyin_initials', "md5(pinyin_initials(repeat('$zh', $nz)))", undef ],
 	[ 'pinyin_dna', "cardinality(pinyin_dna(repeat('$zh', $nz))) > 0", q{true} ],
+	# boilerplate lines: a text of the same line repeated has that line's
+	# hash; stripping it leaves the other line, repeated
+	[ 'textfp_line_hashes', "textfp_line_hashes(repeat(E'$p\\n', $n))::text",
+	  "textfp_line_hashes(E'$p\\n$p')::text" ],
+	# one line of 64 MB: the same normal form as the same letters in upper
+	# case without spaces (the streaming hash over the whole line)
+	[ 'textfp_line_hashes, one line', "textfp_line_hashes(repeat('$p', $n))::text",
+	  "textfp_line_hashes(repeat(upper(replace('$p', ' ', '')), $n))::text" ],
+	[ 'textfp_strip_boilerplate', "md5(textfp_strip_boilerplate(repeat(E'$p\\nkeep\\r\\n', $n / 2), "
+	  . "textfp_boilerplate_of(textfp_line_hashes('$p'))))", "md5(repeat(E'keep\\r\\n', $n / 2))" ],
 );
 for my $c (@long)
 {
@@ -229,7 +239,9 @@ $node->safe_psql('postgres', qq{
 	CREATE TRIGGER lim_dup BEFORE INSERT ON lim_trig FOR EACH ROW EXECUTE FUNCTION textfp_duplicate_of('$fpcol', '0');
 	CREATE VIEW lim_bigm AS SELECT g AS new_id, g / 2 AS matched_id, 'simhash'::text AS method, 0 AS distance,
 		1.0::float8 AS similarity, now() - g * interval '1 s' AS matched_at FROM generate_series(1::bigint, 100000000) g;
-	CREATE VIEW lim_bigc AS SELECT g AS id, 'site' || g % 10 AS source FROM generate_series(1::bigint, 100000000) g;});
+	CREATE VIEW lim_bigc AS SELECT g AS id, 'site' || g % 10 AS source FROM generate_series(1::bigint, 100000000) g;
+	CREATE VIEW lim_bigdocs AS SELECT g AS id, 'site' || g % 10 AS site,
+		'Article ' || g || E'\nThe same footer of every page' AS body FROM generate_series(1::bigint, 100000000) g;});
 push @cancel,
 	[ 'simhash_pairs, table form', "SELECT count(*) FROM simhash_pairs('ident', 'id', '$fpcol', 0)" ],
 	[ 'simhash_pairs, query form', "SELECT count(*) FROM simhash_pairs('SELECT id, $fpcol FROM ident', 3)" ],
@@ -251,6 +263,11 @@ push @cancel,
 	[ 'textfp_duplicates_by_day', "SELECT count(*) FROM textfp_duplicates_by_day('lim_bigm')" ],
 	[ 'textfp_duplicates_by_source', "SELECT count(*) FROM textfp_duplicates_by_source('lim_bigm', 'lim_bigc', 'source')" ],
 	[ 'textfp_report', "SELECT length(textfp_report('lim_bigc', 'lim_bigm', title_column => NULL, body_column => NULL))" ],
+	# the boilerplate lexicon of 100M rows (a view), with and without sites
+	[ 'textfp_build_boilerplate', "SELECT textfp_boilerplate_size(textfp_build_boilerplate('lim_bigdocs', 'body'))" ],
+	[ 'textfp_build_boilerplate, sites', "SELECT textfp_boilerplate_size(textfp_build_boilerplate('lim_bigdocs', 'body', 'site', min_site_docs => 2))" ],
+	# stripping 128 MB (one line), again and again
+	[ '128 MB text: textfp_strip_boilerplate', "SELECT count(textfp_strip_boilerplate(t, 'v1 lines 0000000000000001')) FROM bigtext, generate_series(1, 1000)" ],
 	map { [ "128 MB text: $_->[0]", "SELECT $_->[1] FROM bigtext" ] } (
 		[ 'simhash', 'simhash(t)' ], [ 'minhash k=4096', 'minhash(t, 4096)' ], [ 'shingles', 'shingles(t)' ],
 		[ 'shingle_jaccard', 'shingle_jaccard(t, t)' ], [ 'pinyin', 'md5(pinyin(z))' ],
@@ -269,7 +286,7 @@ for my $c (@cancel)
 my %covered = map { $_ => 1 } qw(simhash_pairs simhash_clusters textfp_clusters minhash_similar
 	simhash_ball_restrict simhash_ball_joinsel textfp_check_arrivals textfp_duplicate_of
 	textfp_match_clusters textfp_cluster_sizes textfp_most_copied textfp_duplicates_by_day
-	textfp_duplicates_by_source textfp_report);
+	textfp_duplicates_by_source textfp_report textfp_build_boilerplate);
 # constant work, nothing to cancel: one CREATE TABLE and one CREATE INDEX
 $covered{textfp_create_match_table} = 1;
 # an index access method's handler (internal argument, not callable from SQL);
