@@ -114,4 +114,10 @@ extern void textfp_hamming_init(void);
 /* module initialisation of the all-pairs search (simhash_pairs.c: GUCs) */
 extern void textfp_pairs_init(void);
 
+/*
+ * The kind of Citus table relid is ("distributed", "reference", "citus
+ * local"), or NULL (citus.c): its heap on this node may be an empty shell.
+ */
+extern const char *textfp_citus_table_kind(Oid relid);
+
 #endif							/* TEXTFP_H */
