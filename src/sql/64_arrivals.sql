@@ -110,7 +110,7 @@ DECLARE
 	own_path constant text := pg_catalog.current_setting('search_path');
 	progress boolean := coalesce(pg_catalog.current_setting('textfp.progress', true), 'off') = 'on';
 BEGIN
-	PERFORM @extschema@.textfp_refuse_citus(r, 'textfp_check_arrivals', 'On Citus, find the candidates with radius searches or the query form of simhash_pairs and verify them in two co-located steps: docs/citus.md, "New arrivals".') FROM pg_catalog.unnest(ARRAY[corpus, matches]) AS u(r);
+	PERFORM @extschema@.textfp_refuse_citus(guard.rel, 'textfp_check_arrivals', 'On Citus, find the candidates with radius searches or the query form of simhash_pairs and verify them in two co-located steps: docs/citus.md, "New arrivals".') FROM pg_catalog.unnest(ARRAY[corpus, matches]) AS guard(rel);
 	IF corpus IS NULL OR matches IS NULL OR methods IS NULL OR id_column IS NULL THEN
 		RAISE EXCEPTION 'textfp_check_arrivals: corpus, matches, methods and id_column must not be NULL'
 			USING ERRCODE = '22004',
