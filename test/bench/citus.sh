@@ -9,7 +9,7 @@
 # A distributed table of N random simhash64 fingerprints with a hamming index
 # on every shard, and a plain copy on the coordinator; then, each statement
 # in its own transaction (psql \timing, median of 40):
-# 1. the top 10 (ORDER BY fp <-> q LIMIT 10) with the default
+# 1. the top 10 (ORDER BY fp <-> q LIMIT 10, q a literal) with the default
 #    citus.max_cached_conns_per_worker (1) and with 16;
 # 2. a radius-3 search, the same two ways; the plain table's, for scale;
 # 3. simhash_pairs at radius 3 of the distributed table (read by the
@@ -81,15 +81,17 @@ SQL
 median() {
     tfp_psql -f - | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | sort -n | awk '{a[NR]=$1} END {printf "%.1f ms", a[int((NR+1)/2)]}'
 }
+mapfile -t FPS < <(tfp_psql -At -c "SELECT fp FROM plain WHERE id % ($N / 40) = 1 ORDER BY id LIMIT 40")
 queries() { # setting statement-template
     echo '\timing on'
     [ -n "$1" ] && echo "SET citus.max_cached_conns_per_worker = $1;"
-    for i in $(seq 1 40); do
-        printf "$2\n" "(SELECT fp FROM plain WHERE id = $((i * 997 % N + 1)))"
+    local f
+    for f in "${FPS[@]}"; do
+        printf "$2\n" "'$f'::simhash64"
     done
 }
 echo "== $N rows, $SHARDS shards, 2 workers"
-top='SELECT id FROM dist ORDER BY fp <-> %s, id LIMIT 10 \\g /dev/null'
+top='SELECT id FROM dist ORDER BY fp <-> %s LIMIT 10 \\g /dev/null'
 rad='SELECT id FROM dist WHERE fp <@ simhash_ball(%s, 3) \\g /dev/null'
 echo "top 10, citus.max_cached_conns_per_worker = 1 (default): $(queries '' "$top" | median)"
 echo "top 10, citus.max_cached_conns_per_worker = 16:          $(queries 16 "$top" | median)"
