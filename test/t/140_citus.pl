@@ -209,7 +209,7 @@ like(q1(qq{EXPLAIN (COSTS OFF, VERBOSE) SELECT id FROM dist WHERE simhash_dist(f
 
 # ---------------------------------------------------------------- minhash threshold
 my @sq = split /\n/, q1(q{SELECT id FROM plain WHERE id % 53 = 1 ORDER BY id LIMIT 20});
-my ($mq_ok, $mq_rows, $guc_more) = (0, 0, 0);
+my ($mq_ok, $mq_rows, $guc_more, $guc_05) = (0, 0, 0, 0);
 for my $id (@sq)
 {
 	my $sig = q1("SELECT sig FROM plain WHERE id = $id");
@@ -217,13 +217,17 @@ for my $id (@sq)
 	my $dist = rows(qq{SELECT id FROM dist WHERE sig % minhash_query('$sig'::minhash, 0.9)});
 	$mq_ok++ if $dist eq $plain;
 	$mq_rows += (split /:/, $plain)[0];
-	# the setting stays on the coordinator: the workers answer with 0.5
-	my $guc = q1(qq{SET textfp.minhash_threshold = 0.9; SELECT count(*) FROM dist WHERE sig % '$sig'::minhash});
-	$guc_more++ if $guc > (split /:/, $plain)[0];
+	# the setting stays on the coordinator: the workers answer with theirs
+	my $guc = rows(qq{SELECT id FROM dist WHERE sig % '$sig'::minhash}, 'SET textfp.minhash_threshold = 0.9; ');
+	$guc_more++ if (split /:/, $guc)[0] > (split /:/, $plain)[0];
+	$guc_05++ if $guc eq rows(qq{SELECT id FROM plain WHERE sig % '$sig'::minhash}, 'SET textfp.minhash_threshold = 0.5; ');
 }
 is($mq_ok, 20, "sig % minhash_query(q, 0.9) on the distributed table = sig % q at 0.9 on the plain table, 20 queries ($mq_rows rows)");
-note "the GUC form (SET textfp.minhash_threshold = 0.9; sig % q) found more rows on the distributed table "
-  . "than on the plain table for $guc_more of 20 queries: the setting does not reach the workers (docs/citus.md)";
+# A limitation, documented (docs/citus.md), not a right answer: the SET form
+# is coordinator-only, and the workers answer at their default 0.5.  If Citus
+# ever sends the setting along, this fails and the documentation changes.
+is($guc_05, 20, "limitation: SET textfp.minhash_threshold = 0.9; sig % q on the distributed table answers at the workers' 0.5 "
+	. "(20 queries; $guc_more of them with more rows than at 0.9)");
 
 # ---------------------------------------------------------------- refusals
 like(fails($coord, q{SELECT * FROM hamming_index_stats('dist_fp')}),
