@@ -37,6 +37,7 @@ pool={
  'double precision':["0","0.5","1","1.5","-1","'NaN'","'Infinity'","'-Infinity'","1e-300","0.9999999999","NULL"],
  'imatch_lexicon':["imatch_build_lexicon(imatch_terms('the quick brown fox 中文文本内容'))","'v1 ngram=2 shingle=1 fold=7 empty'::imatch_lexicon","NULL","imatch_build_lexicon(ARRAY(SELECT hashint8(g) FROM generate_series(1,20000) g), 3, 2)","'v1 ngram=16 shingle=16 fold=0 0000000000000000'::imatch_lexicon"],
  'set_overlap_query':["set_overlap_query('{1,2,3}',1)","set_overlap_query('{}',1)","ROW(NULL::int8[],NULL::int4)::set_overlap_query","ROW('{1}'::int8[],-5)::set_overlap_query","ROW('{{1,2},{3,4}}'::int8[],2)::set_overlap_query","ROW(ARRAY[-9223372036854775808,3]::int8[],1)::set_overlap_query","NULL"],
+ 'minhash_query':["minhash_query(minhash('abc def ghi'::text, 8),0.5)","minhash_query(minhash(''::text, 4),0)","ROW(NULL::minhash,NULL::float8)::minhash_query","ROW(minhash('abc'::text, 8),'NaN')::minhash_query","ROW(minhash('abc'::text, 8),-1)::minhash_query","ROW(NULL::minhash,0.5)::minhash_query","NULL"],
  'set_jaccard_query':["set_jaccard_query('{1,2,3}',0.5)","set_jaccard_query('{}',1)","ROW(NULL::int8[],NULL::float8)::set_jaccard_query","ROW('{1}'::int8[],'NaN')::set_jaccard_query","ROW('{1}'::int8[],-1)::set_jaccard_query","ROW(ARRAY[-9223372036854775808]::int8[],1e-300)::set_jaccard_query","NULL"],
 }
 texts=["''","'a'","'中文 文本 測試 text'","repeat('中华人民共和国 abc ',500)","'   '"]
