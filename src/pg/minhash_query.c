@@ -13,7 +13,6 @@
  */
 #include "postgres.h"
 
-#include "access/htup_details.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
 
@@ -60,17 +59,8 @@ PG_FUNCTION_INFO_V1(minhash_query);
 Datum
 minhash_query(PG_FUNCTION_ARGS)
 {
-	TupleDesc	td;
-	Datum		values[2];
-	bool		nulls[2] = {false, false};
-
 	check_minhash_threshold(PG_GETARG_FLOAT8(1));
-	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	td = BlessTupleDesc(td);
-	values[0] = PG_GETARG_DATUM(0);
-	values[1] = PG_GETARG_DATUM(1);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, values, nulls)));
+	PG_RETURN_DATUM(textfp_make_query(fcinfo, PG_GETARG_DATUM(1)));
 }
 
 /*

@@ -120,4 +120,11 @@ extern void textfp_pairs_init(void);
  */
 extern const char *textfp_citus_table_kind(Oid relid);
 
+/*
+ * A two-field query composite of the calling function's result type:
+ * (its argument 0, second) (sets.c; set_*_query, pinyin_dna_query,
+ * minhash_query).
+ */
+extern Datum textfp_make_query(FunctionCallInfo fcinfo, Datum second);
+
 #endif							/* TEXTFP_H */
