@@ -405,6 +405,13 @@ hamming_index_stats(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for table %s", get_rel_name(heapoid)),
 				 errdetail("Reading an index's statistics needs SELECT on its table.")));
+	if (textfp_citus_table_kind(heapoid) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("hamming_index_stats() does not read indexes of the Citus %s table %s",
+						textfp_citus_table_kind(heapoid), get_rel_name(heapoid)),
+				 errdetail("On this node the index belongs to the table's shell; the rows and their index entries are in the shards' indexes."),
+				 errhint("Run it on a worker on a shard's index: the index name with _<shard id> appended (citus_shards lists the shards).")));
 	index = index_open(indexoid, AccessShareLock);
 	if (index->rd_indam == NULL || index->rd_indam->ambuild != hamming_build)
 		ereport(ERROR,

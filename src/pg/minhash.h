@@ -4,6 +4,8 @@
 #ifndef TEXTFP_MINHASH_H
 #define TEXTFP_MINHASH_H
 
+#include "access/htup.h"
+
 #include "textfp.h"
 #include "tfp_minhash.h"
 
@@ -36,6 +38,12 @@ typedef struct MinHash
 
 /* textfp.minhash_threshold */
 extern double textfp_minhash_threshold;
+
+/*
+ * The signature and threshold of a minhash_query composite (minhash_query.c);
+ * false when its signature is NULL.
+ */
+extern bool minhash_query_parts(HeapTupleHeader q, MinHash **sig, double *threshold);
 
 /* Raise 22023 unless a and b were made with the same parameters. */
 extern void minhash_check_compatible(const MinHash *a, const MinHash *b);

@@ -206,12 +206,16 @@ minhash_gin_extract_value(PG_FUNCTION_ARGS)
  * row (probability (1 - s^rows)^bands for similarity s), never returns a
  * wrong one (every candidate is rechecked with the operator).  An empty
  * query, or m > k (t > 1), can match nothing: no keys, no rows.
+ *
+ * Strategy 2 (% minhash_query(q, t), minhash_query.c) is the same search
+ * with the operand's t for textfp.minhash_threshold; a NULL signature in
+ * the operand matches nothing.
  */
 PG_FUNCTION_INFO_V1(minhash_gin_extract_query);
 Datum
 minhash_gin_extract_query(PG_FUNCTION_ARGS)
 {
-	MinHash    *q = PG_GETARG_MINHASH_P(0);
+	MinHash    *q = NULL;
 	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
 	StrategyNumber strategy = PG_GETARG_UINT16(2);
 	Pointer   **extra_data = (Pointer **) PG_GETARG_POINTER(4);
@@ -223,12 +227,24 @@ minhash_gin_extract_query(PG_FUNCTION_ARGS)
 				need,
 				j;
 	int32	   *needp;
+	double		t = textfp_minhash_threshold;
 
-	if (strategy != 1)
-		elog(ERROR, "unrecognized strategy number: %d", strategy);
 	*searchMode = GIN_SEARCH_MODE_DEFAULT;
+	if (strategy == 2)
+	{
+		/* % minhash_query(q, t): the same rule with the operand's t */
+		if (!minhash_query_parts(DatumGetHeapTupleHeader(PG_GETARG_DATUM(0)), &q, &t))
+		{
+			*nentries = 0;
+			PG_RETURN_POINTER(NULL);
+		}
+	}
+	else if (strategy != 1)
+		elog(ERROR, "unrecognized strategy number: %d", strategy);
+	else
+		q = PG_GETARG_MINHASH_P(0);
 	band_layout(fcinfo, q, &bands, &rows, &key_bits);
-	m = minhash_min_matches(textfp_minhash_threshold, q->k);
+	m = minhash_min_matches(t, q->k);
 	if (MinHashIsEmpty(q) || m > q->k)
 	{
 		*nentries = 0;

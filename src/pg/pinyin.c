@@ -309,9 +309,6 @@ PG_FUNCTION_INFO_V1(pinyin_dna_query_make);
 Datum
 pinyin_dna_query_make(PG_FUNCTION_ARGS)
 {
-	TupleDesc	td;
-	Datum		values[2];
-	bool		nulls[2] = {false, false};
 	int32		m = PG_GETARG_INT32(1);
 
 	if (m < 1)
@@ -319,12 +316,7 @@ pinyin_dna_query_make(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("min_shared must be at least 1, not %d", m),
 				 errdetail("A pinyin_dna_query asks for rows sharing at least min_shared window DNAs.")));
-	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	td = BlessTupleDesc(td);
-	values[0] = PG_GETARG_DATUM(0);
-	values[1] = Int32GetDatum(m);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, values, nulls)));
+	PG_RETURN_DATUM(textfp_make_query(fcinfo, Int32GetDatum(m)));
 }
 
 /*

@@ -139,8 +139,9 @@ textfp_jaccard_query_threshold(HeapTupleHeader q)
 	return DatumGetFloat8(d);
 }
 
-static Datum
-make_query(FunctionCallInfo fcinfo, Datum second)
+/* a query composite of the function's result type: (argument 0, second) */
+Datum
+textfp_make_query(FunctionCallInfo fcinfo, Datum second)
 {
 	TupleDesc	td;
 	Datum		values[2];
@@ -166,7 +167,7 @@ set_overlap_query_make(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("min_shared must be at least 1, not %d", m),
 				 errdetail("A set_overlap_query asks for sets sharing at least min_shared values.")));
-	PG_RETURN_DATUM(make_query(fcinfo, Int32GetDatum(m)));
+	PG_RETURN_DATUM(textfp_make_query(fcinfo, Int32GetDatum(m)));
 }
 
 /* set_jaccard_query(set int8[], threshold float8) returns set_jaccard_query */
@@ -177,7 +178,7 @@ set_jaccard_query_make(PG_FUNCTION_ARGS)
 	float8		t = PG_GETARG_FLOAT8(1);
 
 	textfp_check_threshold(t);
-	PG_RETURN_DATUM(make_query(fcinfo, Float8GetDatum(t)));
+	PG_RETURN_DATUM(textfp_make_query(fcinfo, Float8GetDatum(t)));
 }
 
 /*

@@ -310,7 +310,8 @@ column_of(Relation rel, const char *name)
  * would: SELECT privilege on the table or both columns, every inheritance
  * child and leaf partition.  Plain tables (and partitioned tables of plain
  * leaves) without row-level security are scanned directly; anything else
- * (views, foreign tables, row security) goes through that query.
+ * (views, foreign tables, row security, Citus tables: citus.c) goes through
+ * that query.
  */
 static void
 read_rel(PairsInput *in, Oid relid, const char *idcol, const char *fpcol, Oid nsp)
@@ -347,6 +348,9 @@ read_rel(PairsInput *in, Oid relid, const char *idcol, const char *fpcol, Oid ns
 		char		k = get_rel_relkind(lfirst_oid(lc));
 
 		if (k != RELKIND_RELATION && k != RELKIND_PARTITIONED_TABLE)
+			direct = false;
+		/* a Citus table's heap here is an empty shell: Citus plans the query */
+		if (textfp_citus_table_kind(lfirst_oid(lc)) != NULL)
 			direct = false;
 	}
 	if (direct)

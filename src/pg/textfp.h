@@ -124,4 +124,17 @@ extern void textfp_hamming_init(void);
 /* module initialisation of the all-pairs search (simhash_pairs.c: GUCs) */
 extern void textfp_pairs_init(void);
 
+/*
+ * The kind of Citus table relid is ("distributed", "reference", "citus
+ * local"), or NULL (citus.c): its heap on this node may be an empty shell.
+ */
+extern const char *textfp_citus_table_kind(Oid relid);
+
+/*
+ * A two-field query composite of the calling function's result type:
+ * (its argument 0, second) (sets.c; set_*_query, pinyin_dna_query,
+ * minhash_query).
+ */
+extern Datum textfp_make_query(FunctionCallInfo fcinfo, Datum second);
+
 #endif							/* TEXTFP_H */

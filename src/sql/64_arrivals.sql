@@ -111,6 +111,7 @@ DECLARE
 	own_path constant text := pg_catalog.current_setting('search_path');
 	progress boolean := coalesce(pg_catalog.current_setting('textfp.progress', true), 'off') = 'on';
 BEGIN
+	PERFORM @extschema@.textfp_refuse_citus(guard.rel, 'textfp_check_arrivals', 'On Citus, find the candidates with radius searches or the query form of simhash_pairs and verify them in two co-located steps: docs/citus.md, "New arrivals".') FROM pg_catalog.unnest(ARRAY[corpus, matches]) AS guard(rel);
 	IF corpus IS NULL OR matches IS NULL OR methods IS NULL OR id_column IS NULL THEN
 		RAISE EXCEPTION 'textfp_check_arrivals: corpus, matches, methods and id_column must not be NULL'
 			USING ERRCODE = '22004',
@@ -476,6 +477,7 @@ DECLARE
 	t regtype;
 	dup bigint;
 BEGIN
+	PERFORM @extschema@.textfp_refuse_citus(TG_RELID, 'the trigger textfp_duplicate_of', 'It would search one shard only. On Citus, set duplicate_of after the insert with a radius search over the whole table: docs/citus.md, "New arrivals".');
 	IF TG_LEVEL <> 'ROW' OR TG_WHEN <> 'BEFORE' OR TG_OP NOT IN ('INSERT', 'UPDATE') THEN
 		RAISE EXCEPTION 'textfp_duplicate_of must be fired BEFORE INSERT OR UPDATE FOR EACH ROW'
 			USING ERRCODE = '39P01';

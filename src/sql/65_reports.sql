@@ -188,6 +188,7 @@ DECLARE
 	bb text;
 	shown constant int4 := 20;
 BEGIN
+	PERFORM @extschema@.textfp_refuse_citus(guard.rel, 'textfp_report', 'Citus cannot join the match table to the corpus on both ids of a pair: run it on plain copies of the two tables (docs/citus.md, "Reports").') FROM pg_catalog.unnest(ARRAY[corpus, matches]) AS guard(rel);
 	IF corpus IS NULL OR matches IS NULL OR id_column IS NULL THEN
 		RAISE EXCEPTION 'textfp_report: corpus, matches and id_column must not be NULL' USING ERRCODE = '22004';
 	END IF;

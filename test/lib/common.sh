@@ -35,7 +35,8 @@ TFP_DEB_PACKAGES+=" python3-html5lib"   # test/t/110_align_html.pl: HTML5 parser
 # TAP tests (and test/run-pg.sh --prepare installs them in its root):
 # pg_cron schedules the arrivals check (080_arrivals), chromium renders
 # textfp_report's page (090_report_render).
-TFP_TAP_PACKAGES="postgresql-$TFP_PG_MAJOR-cron chromium"
+# The Citus build of 140_citus (../shared/citus/build.sh) needs the last four.
+TFP_TAP_PACKAGES="postgresql-$TFP_PG_MAJOR-cron chromium libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev"
 # Installed where the release has them; tests that need them skip otherwise
 # (sqlsmith: TAP 120_sqlsmith_smoke).
 TFP_OPTIONAL_PACKAGES=${TFP_OPTIONAL_PACKAGES-sqlsmith}

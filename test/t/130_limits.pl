@@ -294,6 +294,8 @@ $covered{textfp_create_match_table} = 1;
 $covered{hamming_handler} = 1;
 # reads one page (the metapage)
 $covered{hamming_index_stats} = 1;
+# one look-up in Citus's metadata (src/pg/citus.c, src/sql/77_citus.sql)
+$covered{$_} = 1 for qw(textfp_citus_table textfp_refuse_citus);
 my @missing = grep { !$covered{$_} } split /\n/, $node->safe_psql('postgres', q{
 	SELECT DISTINCT p.proname FROM pg_proc p
 	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid

@@ -1,0 +1,372 @@
+# textfp on a Citus cluster (docs/citus.md): a coordinator and two workers
+# on 127.0.0.1, a distributed table of real texts (test/data) beside a plain
+# copy of it on the coordinator, and for every function that reads a
+# relation: the distributed table's answer equals the plain table's, or the
+# function refuses with 0A000 (never an answer from the coordinator's empty
+# shell).  Also: radius and top-10 searches pushed down to the shards equal
+# a brute-force scan; the minhash threshold in the operand
+# (minhash_query) reaches the workers, the setting does not.
+#
+# Citus 13.2 is built from ../shared/citus (build.sh: 2.5-4.5 minutes on 2
+# cores the first time, reused from its work directory afterwards) and
+# installed into a copy of the harness's private server installation.
+# Skipped, with the reason, where it cannot be built (PostgreSQL outside
+# 15-17, missing build dependencies, no source).
+use strict;
+use warnings;
+use File::Path qw(make_path);
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time);
+
+my $data = $ENV{TEXTFP_DATADIR} or die "TEXTFP_DATADIR is not set (run via test/run-tests.sh)";
+my $src = $ENV{TEXTFP_SRCDIR} // "$data/../..";
+
+# ---------------------------------------------------------------- Citus
+my $pg_config = 'pg_config';    # the private copy's: first on PATH
+my $version = `$pg_config --version`;
+my ($major) = $version =~ /PostgreSQL (\d+)/
+  or plan skip_all => "cannot run pg_config: $version";
+plan skip_all => "Citus 13.2 supports PostgreSQL 15-17, this is $major"
+  unless $major >= 15 && $major <= 17;
+my $build_sh;
+for my $d ("$src/../shared/citus", "$src/../../shared/citus", '/work/shared/citus',
+	$ENV{TEXTFP_CITUS_SRC} // ())
+{
+	$build_sh = "$d/build.sh", last if -x "$d/build.sh";
+}
+plan skip_all => 'the Citus source (shared/citus/build.sh) is not on this machine'
+  unless $build_sh;
+
+# The private copy is a relocated tree: PREFIX/usr/lib/postgresql/N/bin.
+# Citus is compiled against the real installation (its pg_config gives the
+# server headers) and installed into a copy of the private tree that this
+# test owns (the harness's belongs to root when it runs as root).
+chomp(my $bindir = `$pg_config --bindir`);
+chomp(my $sharedir = `$pg_config --sharedir`);
+chomp(my $pkglibdir = `$pg_config --pkglibdir`);
+my ($prefix, $real_bindir);
+{
+	my @p = split m{/}, $bindir;
+	for my $i (1 .. $#p - 1)
+	{
+		my $cand = join('/', '', @p[ $i + 1 .. $#p ]);
+		if (-x "$cand/pg_config" && `$cand/pg_config --version` eq $version)
+		{
+			($prefix, $real_bindir) = (join('/', @p[ 0 .. $i ]), $cand);
+			last;
+		}
+	}
+}
+plan skip_all => "cannot find the real installation of the private copy $bindir"
+  unless defined $real_bindir;
+my $inst = PostgreSQL::Test::Utils::tempdir('citus_inst');
+for my $d ($bindir, $pkglibdir, $sharedir)
+{
+	(my $rel = $d) =~ s/^\Q$prefix\E//;
+	make_path("$inst$rel");
+	system('cp', '-a', "$d/.", "$inst$rel/") == 0 or die "cannot copy $d";
+}
+# the build is kept between runs: one per machine and major version
+my $workdir = $ENV{TEXTFP_CITUS_WORKDIR} // "/tmp/textfp-citus-$major";
+my $t0 = time;
+my $out = `"$build_sh" --pg-config "$real_bindir/pg_config" --destdir "$inst" --workdir "$workdir" 2>&1`;
+plan skip_all => "Citus could not be built here: " . join(' ', split /\n/, $out)
+  if $?;
+note sprintf('citus: %s (%.0f s)', join(' ', grep { !/warning/ } split /\n/, $out), time - $t0);
+(my $rel_bin = $bindir) =~ s/^\Q$prefix\E//;
+$ENV{PATH} = "$inst$rel_bin:$ENV{PATH}";
+
+# ---------------------------------------------------------------- cluster
+my @nodes;
+for my $name (qw(coord w1 w2))
+{
+	my $n = PostgreSQL::Test::Cluster->new($name);
+	$n->init;
+	$n->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'citus'
+listen_addresses = '127.0.0.1'
+max_connections = 60
+jit = off
+});
+	$n->start;
+	$n->safe_psql('postgres', 'CREATE EXTENSION citus');
+	push @nodes, $n;
+}
+my ($coord, @workers) = @nodes;
+$coord->safe_psql('postgres', 'SELECT citus_set_coordinator_host(\'127.0.0.1\', ' . $coord->port . ')');
+$coord->safe_psql('postgres', "SELECT citus_add_node('127.0.0.1', " . $_->port . ')') for @workers;
+is($coord->safe_psql('postgres', 'SELECT count(*) FROM citus_get_active_worker_nodes()'),
+	2, 'a coordinator and two workers');
+$coord->safe_psql('postgres', 'CREATE EXTENSION textfp');
+is($workers[0]->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
+	$coord->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
+	'CREATE EXTENSION textfp reached the workers');
+
+sub q1 { $coord->safe_psql('postgres', $_[0]) }
+
+# A few thousand real texts: the 453 documents of corpus.tsv, every 8th
+# paragraph of the pools longer than 100 bytes, and a copy of every 56th
+# with a number appended (near duplicates); a plain table and a distributed one of the same
+# rows, with generated fingerprints and the textfp indexes.
+q1(qq{
+CREATE TABLE pool (n int GENERATED ALWAYS AS IDENTITY, body text);
+COPY pool (body) FROM '$data/pool_en.txt' WITH (FORMAT csv, DELIMITER E'\\x1f', QUOTE E'\\x1e');
+COPY pool (body) FROM '$data/pool_zh.txt' WITH (FORMAT csv, DELIMITER E'\\x1f', QUOTE E'\\x1e');
+CREATE TABLE docs (id int, lang text, source text, title text, body text);
+COPY docs FROM '$data/corpus.tsv';
+CREATE TABLE src AS
+SELECT id::bigint AS id, source, body FROM docs
+UNION ALL
+SELECT 100000 + n, 'pool', body FROM pool WHERE n % 8 = 0 AND length(body) > 100
+UNION ALL
+SELECT 200000 + n, 'edited', body || ' ' || (n % 97)::text FROM pool WHERE n % 56 = 0 AND length(body) > 100;
+});
+for my $t (qw(plain dist))
+{
+	q1(qq{
+CREATE TABLE $t (
+    id bigint PRIMARY KEY, source text, body text NOT NULL,
+    fp simhash64 GENERATED ALWAYS AS (simhash(body)) STORED,
+    sig minhash GENERATED ALWAYS AS (minhash(body, 128)) STORED);
+});
+}
+q1(q{
+SELECT create_distributed_table('dist', 'id', shard_count => 8);
+INSERT INTO plain (id, source, body) SELECT id, source, body FROM src;
+INSERT INTO dist (id, source, body) SELECT id, source, body FROM src;
+CREATE INDEX plain_fp ON plain USING hamming (fp);
+CREATE INDEX dist_fp ON dist USING hamming (fp);
+CREATE INDEX plain_sig ON plain USING gin (sig);
+CREATE INDEX dist_sig ON dist USING gin (sig);
+ANALYZE plain; ANALYZE dist;
+});
+my $n = q1('SELECT count(*) FROM dist');
+cmp_ok($n, '>', 2000, "the distributed table holds $n rows");
+is(q1('SELECT count(*) FROM ONLY dist'), q1('SELECT count(*) FROM plain'), 'as many rows as the plain table');
+is(q1(q{SELECT coalesce(textfp_citus_table('dist'), '-') || ' ' || coalesce(textfp_citus_table('plain'), '-')}),
+	'distributed -', 'textfp_citus_table names the distributed table, not the plain one');
+
+# ---------------------------------------------------------------- helpers
+# the rows of a query, as one string in a canonical order
+sub rows
+{
+	my ($sql, $set) = @_;
+	return q1(($set // '') . "SELECT count(*) || ':' || coalesce(md5(string_agg(r::text, ',' ORDER BY r::text)), '') FROM ($sql) r");
+}
+# the SQLSTATE and message of a statement that must fail
+sub fails
+{
+	my ($node, $sql) = @_;
+	my ($ret, $o, $e) = $node->psql('postgres', "\\set VERBOSITY verbose\n$sql");
+	return $ret == 0 ? 'no error' : ($e =~ /ERROR:\s+(\w{5}):\s*([^\n]*)/ ? "$1: $2" : $e);
+}
+
+# ---------------------------------------------------------------- all pairs
+my $pairs = rows(q{SELECT * FROM simhash_pairs('plain', 'id', 'fp', 3)});
+like($pairs, qr/^[1-9]\d*:/, "the plain table has near-duplicate pairs ($pairs)");
+is(rows(q{SELECT * FROM simhash_pairs('dist', 'id', 'fp', 3)}), $pairs,
+	'simhash_pairs, table form, on the distributed table = the plain table');
+is(rows(q{SELECT * FROM simhash_pairs('SELECT id, fp FROM dist', 3)}), $pairs,
+	'simhash_pairs, query form, on the distributed table = the plain table');
+is(rows(q{SELECT * FROM simhash_clusters('dist', 'id', 'fp', 3)}),
+	rows(q{SELECT * FROM simhash_clusters('plain', 'id', 'fp', 3)}),
+	'simhash_clusters, table form, distributed = plain');
+is(rows(q{SELECT * FROM simhash_clusters('SELECT id, fp FROM dist', 3)}),
+	rows(q{SELECT * FROM simhash_clusters('plain', 'id', 'fp', 3)}),
+	'simhash_clusters, query form, distributed = plain');
+q1(q{CREATE TABLE refd AS SELECT id, fp FROM plain; SELECT create_reference_table('refd');});
+is(rows(q{SELECT * FROM simhash_pairs('refd', 'id', 'fp', 3)}), $pairs,
+	'simhash_pairs, table form, on a reference table = the plain table');
+
+# ---------------------------------------------------------------- pushed-down searches
+# 30 query fingerprints: rows of the table, and the same with 2 bits flipped
+my @q = split /\n/, q1(q{
+(SELECT fp::text FROM plain WHERE id % 97 = 3 ORDER BY id LIMIT 15)
+UNION ALL
+(SELECT (fp::bigint # 5)::simhash64::text FROM plain WHERE id % 89 = 5 ORDER BY id LIMIT 15)});
+is(scalar(@q), 30, '30 query fingerprints');
+my ($radius_ok, $top_ok, $hits) = (0, 0, 0);
+for my $q (@q)
+{
+	my $d = rows(qq{SELECT id FROM dist WHERE simhash_dist(fp, '$q'::simhash64) <= 4});
+	my $b = rows(qq{SELECT id FROM plain WHERE simhash_dist(fp, '$q'::simhash64) + 0 <= 4});
+	$radius_ok++ if $d eq $b;
+	$hits += (split /:/, $b)[0];
+	my $t = q1(qq{SELECT string_agg(id || '/' || d, ' ' ORDER BY d, id) FROM
+		(SELECT id, fp <-> '$q'::simhash64 AS d FROM dist ORDER BY fp <-> '$q'::simhash64, id LIMIT 10) s});
+	my $bt = q1(qq{SELECT string_agg(id || '/' || d, ' ' ORDER BY d, id) FROM
+		(SELECT id, simhash_dist(fp, '$q'::simhash64) AS d FROM plain ORDER BY 2, id LIMIT 10) s});
+	$top_ok++ if $t eq $bt;
+}
+is($radius_ok, 30, "radius 4 on the distributed table = a brute-force scan, 30 queries ($hits rows)");
+is($top_ok, 30, 'ORDER BY fp <-> q, id LIMIT 10 on the distributed table = a brute-force top 10, 30 queries');
+like(q1(qq{EXPLAIN (COSTS OFF) SELECT id FROM dist WHERE simhash_dist(fp, '$q[0]'::simhash64) <= 3}),
+	qr/Custom Scan \(Citus Adaptive\)/, 'the radius search runs on the shards (Citus Adaptive)');
+like(q1(qq{EXPLAIN (COSTS OFF, VERBOSE) SELECT id FROM dist WHERE simhash_dist(fp, '$q[0]'::simhash64) <= 3}),
+	qr/(Index|Bitmap Index) Scan (using|on) dist_fp_\d+/, "and each shard's hamming index answers it");
+
+# ---------------------------------------------------------------- minhash threshold
+my @sq = split /\n/, q1(q{SELECT id FROM plain WHERE id % 53 = 1 ORDER BY id LIMIT 20});
+my ($mq_ok, $mq_rows, $guc_more, $guc_05) = (0, 0, 0, 0);
+for my $id (@sq)
+{
+	my $sig = q1("SELECT sig FROM plain WHERE id = $id");
+	my $plain = rows(qq{SELECT id FROM plain WHERE sig % '$sig'::minhash}, 'SET textfp.minhash_threshold = 0.9; ');
+	my $dist = rows(qq{SELECT id FROM dist WHERE sig % minhash_query('$sig'::minhash, 0.9)});
+	$mq_ok++ if $dist eq $plain;
+	$mq_rows += (split /:/, $plain)[0];
+	# the setting stays on the coordinator: the workers answer with theirs
+	my $guc = rows(qq{SELECT id FROM dist WHERE sig % '$sig'::minhash}, 'SET textfp.minhash_threshold = 0.9; ');
+	$guc_more++ if (split /:/, $guc)[0] > (split /:/, $plain)[0];
+	$guc_05++ if $guc eq rows(qq{SELECT id FROM plain WHERE sig % '$sig'::minhash}, 'SET textfp.minhash_threshold = 0.5; ');
+}
+is($mq_ok, 20, "sig % minhash_query(q, 0.9) on the distributed table = sig % q at 0.9 on the plain table, 20 queries ($mq_rows rows)");
+# A limitation, documented (docs/citus.md), not a right answer: the SET form
+# is coordinator-only, and the workers answer at their default 0.5.  If Citus
+# ever sends the setting along, this fails and the documentation changes.
+is($guc_05, 20, "limitation: SET textfp.minhash_threshold = 0.9; sig % q on the distributed table answers at the workers' 0.5 "
+	. "(20 queries; $guc_more of them with more rows than at 0.9)");
+
+# ---------------------------------------------------------------- refusals
+like(fails($coord, q{SELECT * FROM hamming_index_stats('dist_fp')}),
+	qr/^0A000: hamming_index_stats\(\) does not read indexes of the Citus distributed table dist/,
+	'hamming_index_stats on the shell index of a distributed table: 0A000');
+q1(q{SELECT textfp_create_match_table('m_plain')});
+like(fails($coord, q{SELECT * FROM textfp_check_arrivals(NULL, 'dist', 'm_plain')}),
+	qr/^0A000: textfp_check_arrivals does not work on the distributed table (public\.)?dist$/,
+	'textfp_check_arrivals on a distributed corpus: 0A000');
+q1(q{SELECT textfp_create_match_table('m_dist'); SELECT create_distributed_table('m_dist', 'new_id', colocate_with => 'dist');});
+like(fails($coord, q{SELECT * FROM textfp_check_arrivals(NULL, 'plain', 'm_dist')}),
+	qr/^0A000: textfp_check_arrivals does not work on the distributed table (public\.)?m_dist$/,
+	'textfp_check_arrivals into a distributed match table: 0A000');
+q1(q{ALTER TABLE dist ADD COLUMN duplicate_of bigint});
+like(fails($coord, q{SET citus.enable_unsafe_triggers = on;
+	CREATE TRIGGER dup BEFORE INSERT OR UPDATE ON dist FOR EACH ROW EXECUTE FUNCTION textfp_duplicate_of('fp', '3');
+	INSERT INTO dist (id, source, body) SELECT 900000, 'copy', body FROM plain WHERE id = (SELECT min(id) FROM plain)}),
+	qr/^XX000: the trigger textfp_duplicate_of does not work on the shard of a Citus table (public\.)?dist_\d+$/,
+	'the textfp_duplicate_of trigger on a distributed table: refused on the shard (0A000 there; Citus relays it as XX000)');
+is(q1('SELECT count(*) FROM dist WHERE id = 900000'), 0, 'and the row was not inserted');
+q1('SET citus.enable_unsafe_triggers = on; DROP TRIGGER dup ON dist');
+
+# ---------------------------------------------------------------- reports
+# the match table of the plain corpus, and a distributed copy of it
+q1(q{SELECT * FROM textfp_check_arrivals(NULL, 'plain', 'm_plain', simhash_search => 'scan')});
+q1(q{INSERT INTO m_dist SELECT * FROM m_plain});
+my $nm = q1('SELECT count(*) FROM m_plain');
+cmp_ok($nm, '>', 0, "a match table of $nm matches, and a distributed copy");
+# Reports read through SQL, which Citus plans: the same answer, or a Citus
+# error where a join needs repartitioning (then the same answer with
+# citus.enable_repartition_joins)
+for my $r (
+	[ 'textfp_match_clusters', q{SELECT * FROM textfp_match_clusters('%s')} ],
+	[ 'textfp_cluster_sizes', q{SELECT * FROM textfp_cluster_sizes('%s')} ],
+	[ 'textfp_most_copied', q{SELECT * FROM textfp_most_copied('%s', 50)} ],
+	[ 'textfp_duplicates_by_day', q{SELECT * FROM textfp_duplicates_by_day('%s')} ])
+{
+	my ($name, $sql) = @$r;
+	is(rows(sprintf($sql, 'm_dist')), rows(sprintf($sql, 'm_plain')),
+		"$name on a distributed match table = on a plain one");
+}
+my $repart = 'SET citus.enable_repartition_joins = on; ';
+my $bysource = q{SELECT * FROM textfp_duplicates_by_source('%s', '%s', 'source')};
+like(fails($coord, sprintf($bysource, 'm_dist', 'dist')),
+	qr/^XX000: the query contains a join that requires repartitioning/,
+	'textfp_duplicates_by_source on distributed tables: a Citus error (repartitioning)');
+is(rows(sprintf($bysource, 'm_dist', 'dist'), $repart), rows(sprintf($bysource, 'm_plain', 'plain')),
+	'and with citus.enable_repartition_joins = on, the answer of plain tables');
+
+# the page, but for the names of the tables and the time it was made
+sub page
+{
+	my ($c, $m, $set) = @_;
+	my $p = q1(($set // '') . qq{SELECT textfp_report('$c', '$m', NULL, 'body', 'source', fp_column => 'fp', heading => 'r')});
+	$p =~ s/corpus (public\.)?\Q$c\E, match table (public\.)?\Q$m\E, //;
+	$p =~ s/; generated [^<]*<\/p>/<\/p>/;
+	return $p;
+}
+like(fails($coord, q{SELECT textfp_report('dist', 'm_dist', NULL, 'body', 'source', fp_column => 'fp')}),
+	qr/^0A000: textfp_report does not work on the distributed table (public\.)?dist$/,
+	'textfp_report on distributed tables: 0A000');
+# what the hint says: plain copies of the two tables
+q1(q{CREATE TABLE dist_copy AS SELECT * FROM dist; CREATE TABLE m_dist_copy AS SELECT * FROM m_dist;});
+my $rep = page('dist_copy', 'm_dist_copy');
+my $rep_plain = page('plain', 'm_plain');
+ok($rep eq $rep_plain,
+	'on plain copies of the distributed tables: the page of the plain tables (' . length($rep) . ' characters)')
+  or do
+{
+	my $i = 0;
+	$i++ while $i < length($rep) && substr($rep, $i, 1) eq substr($rep_plain, $i, 1);
+	diag 'first difference: ' . substr($rep, $i - 200, 400) . "\n---- plain:\n" . substr($rep_plain, $i - 200, 400);
+};
+
+# ---------------------------------------------------------------- recipes (docs/citus.md)
+# Verification of candidate pairs in two co-located steps: Citus refuses a
+# join of the table with itself on anything but the distribution column.
+q1(q{
+CREATE TABLE cand (id_a bigint, id_b bigint, distance int4);
+SELECT create_distributed_table('cand', 'id_a', colocate_with => 'dist');
+INSERT INTO cand SELECT * FROM simhash_pairs('dist', 'id', 'fp', 3);
+CREATE TABLE cand_a (id_a bigint, id_b bigint, body_a text);
+SELECT create_distributed_table('cand_a', 'id_b', colocate_with => 'dist');
+INSERT INTO cand_a SELECT c.id_a, c.id_b, a.body FROM cand c JOIN dist a ON a.id = c.id_a;
+});
+is(rows(q{SELECT c.id_a, c.id_b, t.verdict, round(t.score::numeric, 6)
+		  FROM cand_a c JOIN dist b ON b.id = c.id_b CROSS JOIN LATERAL textfp_match(c.body_a, b.body) t}),
+	rows(q{SELECT p.id_a, p.id_b, t.verdict, round(t.score::numeric, 6)
+		  FROM simhash_pairs('plain', 'id', 'fp', 3) p JOIN plain a ON a.id = p.id_a JOIN plain b ON b.id = p.id_b
+		  CROSS JOIN LATERAL textfp_match(a.body, b.body) t}),
+	'verification in two co-located steps = textfp_match over the pairs of the plain table');
+
+# New arrivals: the batch as a reference table (a copy on every node) joins
+# the distributed corpus on any condition, each shard with its own index.
+# Jaccard 0.7 is above the exact bound of minhash_lsh_ops for k = 128
+# ((k - bands + 1) / k = 0.68, minhash_gin.c): index and scan agree.
+q1(q{
+CREATE TABLE batch (id bigint PRIMARY KEY, body text NOT NULL,
+    fp simhash64 GENERATED ALWAYS AS (simhash(body)) STORED,
+    sig minhash GENERATED ALWAYS AS (minhash(body, 128)) STORED);
+INSERT INTO batch (id, body)
+SELECT 300000 + id, body || ' (repost)' FROM plain WHERE id % 41 = 7
+UNION ALL SELECT 400000 + n, body FROM pool WHERE n % 10 = 5 LIMIT 100;
+CREATE TABLE batch_local AS SELECT id, fp, sig FROM batch;
+SELECT create_reference_table('batch');
+SELECT textfp_create_match_table('m_arr_plain');
+SELECT textfp_create_match_table('m_arr_dist');
+SELECT create_distributed_table('m_arr_dist', 'new_id', colocate_with => 'dist');
+});
+q1(q{SELECT * FROM textfp_check_arrivals('SELECT id, fp, sig FROM batch_local', 'plain', 'm_arr_plain',
+	ARRAY['simhash', 'minhash'], simhash_column => 'fp', minhash_column => 'sig', min_jaccard => 0.7,
+	simhash_search => 'index')});
+q1(q{
+INSERT INTO m_arr_dist (new_id, matched_id, method, distance, similarity)
+SELECT b.id, a.id, 'simhash', simhash_dist(a.fp, b.fp), 1 - simhash_dist(a.fp, b.fp) / 64.0::float8
+FROM batch b JOIN dist a ON a.fp <@ simhash_ball(b.fp, 3) AND a.id <> b.id
+ON CONFLICT DO NOTHING;
+INSERT INTO m_arr_dist (new_id, matched_id, method, similarity)
+SELECT b.id, a.id, 'minhash', minhash_jaccard(a.sig, b.sig)
+FROM batch b JOIN dist a ON a.sig % minhash_query(b.sig, 0.7) AND a.id <> b.id
+ON CONFLICT DO NOTHING;
+});
+my $arr = rows(q{SELECT new_id, matched_id, method, distance, round(similarity::numeric, 9) FROM m_arr_plain});
+like($arr, qr/^[1-9]\d*:/, "textfp_check_arrivals on the plain table found matches ($arr)");
+is(rows(q{SELECT new_id, matched_id, method, distance, round(similarity::numeric, 9) FROM m_arr_dist}), $arr,
+	'new arrivals on Citus (a reference batch joined to the distributed corpus) = textfp_check_arrivals on the plain table');
+
+# duplicate_of after the insert, from the match table (co-located by new_id)
+q1(q{
+INSERT INTO dist (id, source, body) SELECT id, 'batch', body FROM batch;
+UPDATE dist a SET duplicate_of = d.matched_id
+FROM (SELECT DISTINCT ON (new_id) new_id, matched_id FROM m_arr_dist
+      WHERE method = 'simhash' ORDER BY new_id, distance, matched_id) d
+WHERE a.id = d.new_id;
+});
+is(rows(q{SELECT id, duplicate_of FROM dist WHERE duplicate_of IS NOT NULL}),
+	rows(q{SELECT DISTINCT ON (b.id) b.id, p.id FROM batch_local b JOIN plain p ON simhash_dist(p.fp, b.fp) <= 3
+		  ORDER BY b.id, simhash_dist(p.fp, b.fp), p.id}),
+	'duplicate_of set after the insert = the nearest row of the plain table within radius 3');
+
+$_->stop for @nodes;
+done_testing();
