@@ -299,6 +299,24 @@ regress_weight() {
     esac
 }
 
+# Citus for test/t/140_citus.pl: ../shared/citus (source, patch, build.sh)
+# copied to a fixed path readable by the server's OS user, so that build.sh
+# (whose stamp names its own path) reuses a finished build from one run to
+# the next.  On PostgreSQL 15 only (the other versions' runs would build it
+# again: minutes), or wherever TEXTFP_CITUS=1.
+TFP_CITUS_SRC=${TFP_CITUS_SRC:-/var/tmp/textfp-citus-src}
+citus_source() {
+    local from=$TFP_ROOT/../shared/citus f
+    [ -x "$from/build.sh" ] || return 1
+    [ "$TFP_PG_MAJOR" = 15 ] || [ "${TEXTFP_CITUS:-}" = 1 ] || return 1
+    mkdir -p "$TFP_CITUS_SRC" || return 1
+    for f in "$from"/*; do
+        cmp -s "$f" "$TFP_CITUS_SRC/${f##*/}" || cp "$f" "$TFP_CITUS_SRC/" || return 1
+    done
+    chmod -R a+rX "$TFP_CITUS_SRC"
+    return 0
+}
+
 run_tap() {
     local files=() tapdir pgxs_perl out rc p f pass_env=() v
     if [ ${#TAP_FILES[@]} -gt 0 ]; then
@@ -318,7 +336,8 @@ run_tap() {
         { broke tap "cannot copy test/"; return; }
     tfp_chown_pg "$tapdir"
     pgxs_perl=$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/perl
-    for v in PG_TEST_EXTRA PG_TEST_TIMEOUT_DEFAULT PG_TEST_NOCLEAN PROVE_FLAGS TEXTFP_LIMITS TEXTFP_SQLSMITH_SECONDS; do
+    citus_source && pass_env+=("TEXTFP_CITUS_SRC=$TFP_CITUS_SRC")
+    for v in PG_TEST_EXTRA PG_TEST_TIMEOUT_DEFAULT PG_TEST_NOCLEAN PROVE_FLAGS TEXTFP_LIMITS TEXTFP_SQLSMITH_SECONDS TEXTFP_CITUS_WORKDIR; do
         [ -n "${!v:-}" ] && pass_env+=("$v=${!v}")
     done
     out=$TFP_TMP/log/prove.out

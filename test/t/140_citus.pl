@@ -30,13 +30,14 @@ my ($major) = $version =~ /PostgreSQL (\d+)/
   or plan skip_all => "cannot run pg_config: $version";
 plan skip_all => "Citus 13.2 supports PostgreSQL 15-17, this is $major"
   unless $major >= 15 && $major <= 17;
+# test/run-tests.sh sets TEXTFP_CITUS_SRC (a copy of ../shared/citus at a
+# fixed path, so that build.sh's stamp, which names its own path, lets a
+# finished build be reused) on PostgreSQL 15, or wherever TEXTFP_CITUS=1.
 my $build_sh;
-for my $d ("$src/../shared/citus", "$src/../../shared/citus", '/work/shared/citus',
-	$ENV{TEXTFP_CITUS_SRC} // ())
-{
-	$build_sh = "$d/build.sh", last if -x "$d/build.sh";
-}
-plan skip_all => 'the Citus source (shared/citus/build.sh) is not on this machine'
+$build_sh = "$ENV{TEXTFP_CITUS_SRC}/build.sh"
+  if defined $ENV{TEXTFP_CITUS_SRC} && -x "$ENV{TEXTFP_CITUS_SRC}/build.sh";
+plan skip_all => 'no Citus source: TEXTFP_CITUS_SRC names no build.sh (test/run-tests.sh sets it '
+  . 'on PostgreSQL 15, or with TEXTFP_CITUS=1, when ../shared/citus is beside the tree)'
   unless $build_sh;
 
 # The private copy is a relocated tree: PREFIX/usr/lib/postgresql/N/bin.
