@@ -79,6 +79,21 @@ ham_permute(uint64 x)
 	return p;
 }
 
+/* the inverse: x bit 4*i + t from P bit 16*t + i */
+uint64
+ham_unpermute(uint64 p)
+{
+	uint64		x = 0;
+	int			t,
+				i;
+
+	for (t = 0; t < 4; t++)
+		for (i = 0; i < 16; i++)
+			if ((p >> (16 * t + i)) & 1)
+				x |= UINT64CONST(1) << (4 * i + t);
+	return x;
+}
+
 /* ---- pages ---- */
 
 void

@@ -278,6 +278,7 @@ ham_unrest(uint64 rest, uint32 v, int t)
 
 /* hamming.c */
 extern uint64 ham_permute(uint64 x);
+extern uint64 ham_unpermute(uint64 p);
 extern void ham_init_page(Page page, uint16 flags);
 extern Buffer ham_new_buffer(Relation index, ForkNumber fork);
 extern void ham_check_meta(Relation index, Page page);

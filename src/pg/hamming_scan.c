@@ -100,6 +100,7 @@ typedef struct HamScanOpaque
 	uint32		seencap;
 	int			seen_e;
 	bool		nulls_read;
+	IndexTuple	itup;			/* the row returned, for an index-only scan */
 	HamList		lists[HAM_MAXDIST + 1];
 	int			e;				/* emission: current distance ... */
 	uint32		pos;			/* ... and position in its list */
@@ -888,6 +889,30 @@ set_orderby(IndexScanDesc scan, const HamItem *it)
 	}
 }
 
+/*
+ * An index-only scan: the method returns no column (no amcanreturn), but
+ * the planner chooses one for a query that needs none (SELECT count(*) with
+ * sequential scans off); the executor wants a tuple all the same.
+ */
+static void
+set_itup(IndexScanDesc scan, const HamItem *it)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	MemoryContext old;
+	Datum		v = it ? SimhashGetDatum(ham_unpermute(it->p)) : (Datum) 0;
+	bool		isnull = (it == NULL);
+
+	if (!scan->xs_want_itup)
+		return;
+	if (so->itup)
+		pfree(so->itup);
+	old = MemoryContextSwitchTo(so->cxt);
+	so->itup = index_form_tuple(RelationGetDescr(scan->indexRelation), &v, &isnull);
+	MemoryContextSwitchTo(old);
+	scan->xs_itup = so->itup;
+	scan->xs_itupdesc = RelationGetDescr(scan->indexRelation);
+}
+
 bool
 hamming_gettuple(IndexScanDesc scan, ScanDirection dir)
 {
@@ -936,6 +961,7 @@ hamming_gettuple(IndexScanDesc scan, ScanDirection dir)
 			it = &l->items[so->pos++];
 			scan->xs_heaptid = it->tid;
 			set_orderby(scan, it);
+			set_itup(scan, it);
 			return true;
 		}
 		so->e++;
@@ -946,6 +972,7 @@ hamming_gettuple(IndexScanDesc scan, ScanDirection dir)
 	{
 		scan->xs_heaptid = so->nulls[so->nullpos++];
 		set_orderby(scan, NULL);
+		set_itup(scan, NULL);
 		return true;
 	}
 	return false;
