@@ -4,10 +4,12 @@
  *
  * The build reads the heap once, permutes every fingerprint, and writes each
  * of the four tables with one counting sort on its 16-bit chunk (the
- * histogram is the table's directory).  Pages are written without WAL and
- * logged whole at the end (log_newpage_range), as GIN's build does; later
- * changes (inserts into the pending list, VACUUM's dead marks) go through
- * generic WAL, as contrib/bloom's do.
+ * histogram is the table's directory), as the main run (hamming_run.c).
+ * Pages are written without WAL and logged whole at the end
+ * (log_newpage_range), as GIN's build does; later changes (inserts into the
+ * pending list, VACUUM's dead marks) go through generic WAL, as
+ * contrib/bloom's do, and merges (hamming_merge.c) log the pages of their
+ * runs whole.
  */
 #include "postgres.h"
 
