@@ -521,7 +521,13 @@ advance(IndexScanDesc scan)
 		if (so->rfull[r])
 			continue;
 		n = (double) so->dirs[r]->nentries[0];
-		if ((K == 0 && rounds_cost_more(so, r)) ||
+		/*
+		 * The expected rounds (random data) decide at once for the main run
+		 * only: a delta run is small, and a query with near rows ends after
+		 * a few cheap rounds that reading the delta whole would cost more
+		 * than; it is read whole when its next round costs more.
+		 */
+		if ((K == 0 && r == 0 && rounds_cost_more(so, r)) ||
 			(t == 0 && s > 0 && nt * round_cost(nt, K, n) > n))
 		{
 			/* every row not met in rounds 0..K-1 */
