@@ -19,7 +19,9 @@
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "catalog/pg_type.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
 #include "utils/lsyscache.h"
@@ -75,6 +77,21 @@ ham_permute(uint64 x)
 	for (byte = 0; byte < 8; byte++)
 		p |= perm_table[byte][(x >> (8 * byte)) & 0xFF];
 	return p;
+}
+
+/* the inverse: x bit 4*i + t from P bit 16*t + i */
+uint64
+ham_unpermute(uint64 p)
+{
+	uint64		x = 0;
+	int			t,
+				i;
+
+	for (t = 0; t < 4; t++)
+		for (i = 0; i < 16; i++)
+			if ((p >> (16 * t + i)) & 1)
+				x |= UINT64CONST(1) << (4 * i + t);
+	return x;
 }
 
 /* ---- pages ---- */
@@ -136,6 +153,12 @@ ham_check_meta(Relation index, Page page)
 				 errmsg("index \"%s\" has a damaged metapage",
 						RelationGetRelationName(index)),
 				 errdetail("It counts %u tables.", m->ntables)));
+	if (m->nruns > HAM_MAX_RUNS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" has a damaged metapage",
+						RelationGetRelationName(index)),
+				 errdetail("It counts %u runs.", m->nruns)));
 }
 
 void
@@ -162,15 +185,13 @@ ham_init_meta_page(Page page, const HamMetaData *meta)
 void
 ham_empty_meta(HamMetaData *m)
 {
-	int			t;
-
 	memset(m, 0, sizeof(*m));
 	m->magic = HAM_MAGIC;
 	m->format = HAM_FORMAT;
 	m->ntables = HAM_DEFAULT_TABLES;
-	for (t = 0; t < HAM_TABLES; t++)
-		m->dir_start[t] = m->data_start[t] = InvalidBlockNumber;
-	m->pending_head = m->pending_tail = InvalidBlockNumber;
+	m->next_id = 1;
+	m->pending.head = m->pending.tail = InvalidBlockNumber;
+	m->merging.head = m->merging.tail = InvalidBlockNumber;
 }
 
 /* ---- planner, options, validation ---- */
@@ -368,9 +389,10 @@ hamming_handler(PG_FUNCTION_ARGS)
 
 /*
  * hamming_index_stats(index regclass): the rows of the sorted part and of
- * the pending list (rows inserted since the build, NULL keys, and entries
- * VACUUM has marked dead there), and the tables of the layout, read from
- * the metapage.
+ * the pending list (rows inserted since the last merge, including the
+ * sealed list a merge is reading, and entries VACUUM has marked dead
+ * there), the tables of the layout, the runs of the sorted part and their
+ * rows, and the merges since the build, read from the metapage.
  */
 Datum
 hamming_index_stats(PG_FUNCTION_ARGS)
@@ -379,8 +401,11 @@ hamming_index_stats(PG_FUNCTION_ARGS)
 	Relation	index;
 	HamMetaData meta;
 	TupleDesc	tupdesc;
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, false};
+	Datum		values[7];
+	bool		nulls[7] = {false, false, false, false, false, false, false};
+	Datum		runrows[HAM_MAX_RUNS];
+	uint64		npending;
+	uint32		r;
 	Oid			heapoid;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -421,9 +446,17 @@ hamming_index_stats(PG_FUNCTION_ARGS)
 	ham_read_meta(index, &meta);
 	index_close(index, AccessShareLock);
 
-	values[0] = Int64GetDatum((int64) meta.nsorted);
-	values[1] = Int64GetDatum((int64) meta.npending);
-	values[2] = Int64GetDatum((int64) (meta.npending + HAM_PENDING_PER_PAGE - 1) / HAM_PENDING_PER_PAGE);
+	npending = meta.pending.n + meta.merging.n;
+	for (r = 0; r < meta.nruns; r++)
+		runrows[r] = Int64GetDatum((int64) meta.runs[r].nrows);
+	values[0] = Int64GetDatum((int64) ham_sorted_rows(&meta));
+	values[1] = Int64GetDatum((int64) npending);
+	values[2] = Int64GetDatum((int64) ((meta.pending.n + HAM_PENDING_PER_PAGE - 1) / HAM_PENDING_PER_PAGE +
+									   (meta.merging.n + HAM_PENDING_PER_PAGE - 1) / HAM_PENDING_PER_PAGE));
 	values[3] = Int32GetDatum((int32) meta.ntables);
+	values[4] = Int32GetDatum((int32) meta.nruns);
+	values[5] = PointerGetDatum(construct_array(runrows, (int) meta.nruns, INT8OID, 8,
+												FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[6] = Int64GetDatum((int64) meta.merges);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

@@ -12,21 +12,34 @@
  * t (t = 0, 1) is bucketed by chunk 2t, and its half of P(x) is chunks 2t
  * and 2t + 1 (see hamming_scan.c for the rounds of each).
  *
- * Disk layout (every page has a HamPageOpaqueData special space):
+ * Disk layout (format 3; every page has a HamPageOpaqueData special space
+ * naming the structure it belongs to, its "owner"):
  *   block 0            metapage (HamMetaData)
- *   per table t        the entry pages of the table, bucketed by its chunk,
- *                      then a directory of 65537 uint32 (dir[v] = first
- *                      entry of the bucket of chunk value v; dir[65536] =
- *                      number of entries); an entry (tfp_hamcode.h, 9 bytes)
- *                      keeps the other 48 bits of P(x) and the heap TID,
- *                      delta-coded within a bucket, so that distances are
- *                      computed from the index alone; an entry page starts
- *                      with a dead map, a bit per entry
- *   pending list       rows inserted after the build and NULL keys, as
+ *   runs               the sorted part: one to HAM_MAX_RUNS immutable runs
+ *                      (the main run, written by the build, and the runs
+ *                      merges write, hamming_merge.c).  A run has, per
+ *                      table t, its entry pages, bucketed by its chunk, and
+ *                      a directory of 65537 uint32 (dir[v] = first entry of
+ *                      the bucket of chunk value v; dir[65536] = number of
+ *                      entries); an entry (tfp_hamcode.h, 9 bytes) keeps the
+ *                      other 48 bits of P(x) and the heap TID, delta-coded
+ *                      within a bucket, so that distances are computed from
+ *                      the index alone; an entry page starts with a dead
+ *                      map, a bit per entry.  Its pages need not be
+ *                      contiguous (a merge reuses freed pages): a chain of
+ *                      map pages lists them (per table: the directory
+ *                      pages, then the entry pages), and a chain of NULL
+ *                      pages holds the run's NULL keys.
+ *   pending list       rows inserted since the last merge, as
  *                      HamPendingEntry, in a chain of pages from the
- *                      metapage's pending_head; scans read it whole
- * The sorted part is written once by ambuild; VACUUM only marks its dead
- * entries in the dead maps.  REINDEX sorts the pending rows in.
+ *                      metapage; scans read it whole.  A merge first seals
+ *                      it (it becomes the "merging" chain, still read by
+ *                      scans) and inserts start a new one.
+ * A merge (hamming_merge.c) writes a new run into free or new pages and
+ * publishes it with one metapage update that also drops its inputs; their
+ * pages go to the free space map at once.  A scan that meets a page whose
+ * owner is not the one its metapage copy names restarts (hamming_scan.c):
+ * that is the safety argument of page reuse, on a standby too.
  */
 #ifndef TEXTFP_HAMMING_H
 #define TEXTFP_HAMMING_H
@@ -43,7 +56,8 @@
 #include "tfp_hamcode.h"
 
 #define HAM_MAGIC			0x48414D31	/* "HAM1" */
-#define HAM_FORMAT			2
+#define HAM_FORMAT			3
+#define HAM_MAX_RUNS		2		/* runs of the sorted part, at most */
 #define HAM_METAPAGE_BLKNO	0
 #define HAM_TABLES			4		/* at most */
 #define HAM_CHUNK_BITS		16
@@ -55,30 +69,55 @@
 #define HAM_PAGE_DIR		2
 #define HAM_PAGE_DATA		4
 #define HAM_PAGE_PENDING	8
+#define HAM_PAGE_MAP		16
+#define HAM_PAGE_NULLS		32
 
 typedef struct HamPageOpaqueData
 {
-	BlockNumber next;			/* pending list: next page, else invalid */
+	BlockNumber next;			/* chains (pending, map, NULL pages): next
+								 * page, else invalid */
+	uint32		owner;			/* id of the run or chain of the page */
 	uint16		flags;
 	uint16		page_id;		/* HAM_PAGE_ID, for pg_filedump and friends */
 } HamPageOpaqueData;
 
 #define HAM_PAGE_ID			0xFF89
 
+/* a chain of pages of HamPendingEntry */
+typedef struct HamChain
+{
+	BlockNumber head;
+	BlockNumber tail;
+	uint64		n;				/* entries (live or not) */
+	uint32		id;				/* owner of its pages; 0: none yet */
+	uint32		pad;
+} HamChain;
+
+/* a run of the sorted part */
+typedef struct HamRun
+{
+	uint32		id;				/* owner of its pages */
+	uint32		nmap;			/* map entries (block numbers) */
+	uint64		nrows;			/* non-NULL rows written (live then) */
+	uint32		nentries[HAM_TABLES];	/* entries of each table (rows,
+										 * escapes, fillers) */
+	BlockNumber map_head;		/* first map page */
+	BlockNumber pad;
+	HamChain	nulls;			/* its NULL keys (id = the run's) */
+} HamRun;
+
 typedef struct HamMetaData
 {
 	uint32		magic;
 	uint32		format;
-	int64		build_stamp;	/* time of the build: names the sorted part */
-	uint64		nsorted;		/* rows of the sorted part */
+	int64		build_stamp;	/* time of the build: names the index's pages */
 	uint32		ntables;		/* 4 or 2 (ham_check_meta) */
-	uint32		nentries[HAM_TABLES];	/* entries of each table (rows,
-										 * escapes, fillers) */
-	BlockNumber dir_start[HAM_TABLES];
-	BlockNumber data_start[HAM_TABLES];
-	BlockNumber pending_head;
-	BlockNumber pending_tail;
-	uint64		npending;		/* entries in the pending list (live or not) */
+	uint32		next_id;		/* next owner id */
+	uint32		nruns;			/* runs[0] is the largest */
+	uint32		merges;			/* merges since the build */
+	HamRun		runs[HAM_MAX_RUNS];
+	HamChain	pending;		/* where inserts go */
+	HamChain	merging;		/* sealed, being merged (or left by a crash) */
 } HamMetaData;
 
 /* the storage parameters */
@@ -109,6 +148,35 @@ typedef struct HamPendingEntry
 #define HamPageGetOpaque(page) \
 	((HamPageOpaqueData *) PageGetSpecialPointer(page))
 #define HamPageGetMeta(page)	((HamMetaData *) PageGetContents(page))
+
+/* the owner of a page, checked under its buffer lock */
+static inline bool
+ham_page_owned(Page page, uint32 id)
+{
+	return !PageIsNew(page) && HamPageGetOpaque(page)->page_id == HAM_PAGE_ID &&
+		HamPageGetOpaque(page)->owner == id;
+}
+
+/* directory pages of a table */
+#define HAM_DIR_PAGES	((uint32) ((HAM_DIR_LEN + HAM_DIR_PER_PAGE - 1) / HAM_DIR_PER_PAGE))
+
+/* non-NULL rows of the sorted part, and every row of the index */
+static inline uint64
+ham_sorted_rows(const HamMetaData *m)
+{
+	uint64		n = 0;
+	uint32		r;
+
+	for (r = 0; r < m->nruns; r++)
+		n += m->runs[r].nrows;
+	return n;
+}
+
+static inline uint64
+ham_total_rows(const HamMetaData *m)
+{
+	return ham_sorted_rows(m) + m->pending.n + m->merging.n;
+}
 
 /* entries of esize bytes on a page: they run from the contents to pd_lower */
 static inline uint32
@@ -210,6 +278,7 @@ ham_unrest(uint64 rest, uint32 v, int t)
 
 /* hamming.c */
 extern uint64 ham_permute(uint64 x);
+extern uint64 ham_unpermute(uint64 p);
 extern void ham_init_page(Page page, uint16 flags);
 extern Buffer ham_new_buffer(Relation index, ForkNumber fork);
 extern void ham_check_meta(Relation index, Page page);
@@ -236,24 +305,63 @@ extern IndexBulkDeleteResult *hamming_bulkdelete(IndexVacuumInfo *info,
 extern IndexBulkDeleteResult *hamming_vacuumcleanup(IndexVacuumInfo *info,
 													IndexBulkDeleteResult *stats);
 
-/* hamming_dir.c */
+/* hamming_run.c: writing a run (build and merges) and freeing one */
+typedef struct HamOut
+{
+	Relation	index;
+	uint32		id;				/* owner of the pages written */
+	bool		wal;			/* log each page (merges; the build logs
+								 * its whole range at the end) */
+	const HamMetaData *live;	/* with it: take free pages not owned by
+								 * its runs and chains */
+	BlockNumber *map;			/* the run's pages, in map order */
+	Size		nmap;
+	Size		mapcap;
+	/* the table being written */
+	int			lane;
+	Buffer		buf;
+	uint32		slot;
+	uint64		e;
+	uint32	   *dir;
+	tfp_hamwriter hw;
+} HamOut;
+
+extern void ham_out_init(HamOut *o, Relation index, uint32 id, bool wal,
+						 const HamMetaData *live);
+extern void ham_out_table_begin(HamOut *o, int nt, int t);
+extern void ham_out_row(HamOut *o, uint32 v, uint64 rest, ItemPointer tid);
+extern uint32 ham_out_table_end(HamOut *o);
+extern void ham_out_chain(HamOut *o, uint16 flags, const HamPendingEntry *items,
+						  Size n, HamChain *chain);
+extern void ham_out_map(HamOut *o, HamRun *run);
+extern void ham_free_chain(Relation index, const HamChain *c);
+
+/* hamming_dir.c: per backend, each run's directories and map */
 typedef struct HamDir
 {
 	Oid			relid;
 	int64		build_stamp;
-	uint64		nsorted;
+	uint32		id;				/* the run's */
 	int			refcount;
 	struct HamDir *next;
-	Buffer	   *recent;			/* per entry page of each table: the buffer
-								 * that held it last, or InvalidBuffer */
-	Size		first_page[HAM_TABLES];	/* table t's pages in recent[] */
+	BlockNumber *blocks;		/* the run's map */
+	Buffer	   *recent;			/* per map slot: the buffer that held the
+								 * page last, or InvalidBuffer */
+	Size		nblocks;
+	Size		first_page[HAM_TABLES];	/* table t's entry pages in blocks[] */
+	uint32		nentries[HAM_TABLES];
 	uint32		dir[HAM_TABLES][HAM_DIR_LEN];
 } HamDir;
 
-extern HamDir *ham_dir_acquire(Relation index, const HamMetaData *meta);
+extern HamDir *ham_dir_acquire(Relation index, const HamMetaData *meta, const HamRun *run);
 extern void ham_dir_release(HamDir *d);
-extern Buffer ham_read_entry_page(Relation index, HamDir *d, const HamMetaData *meta,
-								  int t, uint32 pageno);
+extern Buffer ham_read_entry_page(Relation index, HamDir *d, int t, uint32 pageno);
+extern void ham_free_run(Relation index, HamDir *d, const HamRun *run);
+
+/* hamming_merge.c */
+extern uint64 ham_pending_limit(const HamMetaData *meta);
+extern bool ham_merge(Relation index, bool vacuum);
+extern BlockNumber ham_vacuum_free(Relation index, BufferAccessStrategy strategy);
 
 /* hamming_scan.c */
 extern IndexScanDesc hamming_beginscan(Relation r, int nkeys, int norderbys);

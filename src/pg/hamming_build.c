@@ -4,10 +4,12 @@
  *
  * The build reads the heap once, permutes every fingerprint, and writes each
  * of the four tables with one counting sort on its 16-bit chunk (the
- * histogram is the table's directory).  Pages are written without WAL and
- * logged whole at the end (log_newpage_range), as GIN's build does; later
- * changes (inserts into the pending list, VACUUM's dead marks) go through
- * generic WAL, as contrib/bloom's do.
+ * histogram is the table's directory), as the main run (hamming_run.c).
+ * Pages are written without WAL and logged whole at the end
+ * (log_newpage_range), as GIN's build does; later changes (inserts into the
+ * pending list, VACUUM's dead marks) go through generic WAL, as
+ * contrib/bloom's do, and merges (hamming_merge.c) log the pages of their
+ * runs whole.
  */
 #include "postgres.h"
 
@@ -18,6 +20,7 @@
 #include "commands/vacuum.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/lmgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/timestamp.h"
@@ -76,120 +79,19 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 				   ham_permute((uint64) DatumGetSimhash(values[0])), tid);
 }
 
-/* Write pending-list pages holding the given items; returns head and tail. */
-static void
-write_pending(Relation index, const BuildItem *items, Size n, bool isnull,
-			  BlockNumber *head, BlockNumber *tail)
-{
-	Size		i = 0;
-	Buffer		prev = InvalidBuffer;
-
-	*head = *tail = InvalidBlockNumber;
-	while (i < n)
-	{
-		Buffer		buf = ham_new_buffer(index, MAIN_FORKNUM);
-		Page		page = BufferGetPage(buf);
-		HamPendingEntry *e;
-		uint32		k;
-
-		ham_init_page(page, HAM_PAGE_PENDING);
-		e = (HamPendingEntry *) PageGetContents(page);
-		for (k = 0; k < HAM_PENDING_PER_PAGE && i < n; k++, i++)
-		{
-			memset(&e[k], 0, sizeof(HamPendingEntry));
-			e[k].p = items[i].p;
-			e[k].tid = items[i].tid;
-			e[k].isnull = isnull ? 1 : 0;
-		}
-		ham_page_set_end(page, &e[k]);
-		MarkBufferDirty(buf);
-		if (BufferIsValid(prev))
-		{
-			HamPageGetOpaque(BufferGetPage(prev))->next = BufferGetBlockNumber(buf);
-			MarkBufferDirty(prev);
-			UnlockReleaseBuffer(prev);
-		}
-		else
-			*head = BufferGetBlockNumber(buf);
-		*tail = BufferGetBlockNumber(buf);
-		prev = buf;
-	}
-	if (BufferIsValid(prev))
-		UnlockReleaseBuffer(prev);
-}
-
-/* the entry pages of a table being written (tfp_hamwriter's output) */
-typedef struct EntryWriter
-{
-	Relation	index;
-	Buffer		buf;			/* current page, or invalid */
-	uint32		slot;			/* its next free slot */
-	uint64		e;				/* entries written */
-	BlockNumber first;			/* the table's first entry page */
-} EntryWriter;
-
-static void
-writer_flush(EntryWriter *w)
-{
-	if (BufferIsValid(w->buf))
-	{
-		Page		page = BufferGetPage(w->buf);
-
-		ham_page_set_end(page, ham_page_entries(page) + (Size) w->slot * TFP_HAMCODE_ENTRY);
-		MarkBufferDirty(w->buf);
-		UnlockReleaseBuffer(w->buf);
-		w->buf = InvalidBuffer;
-	}
-}
-
-/* Append an entry; a full page is closed and a new one begun. */
-static void
-writer_put(void *arg, uint64_t rest, uint32_t code, int dead)
-{
-	EntryWriter *w = (EntryWriter *) arg;
-	Page		page;
-
-	if (w->e >= PG_UINT32_MAX - 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many entries for a hamming index"),
-				 errdetail("A table of a hamming index holds at most 4294967294 entries.")));
-	if (!BufferIsValid(w->buf) || w->slot == HAM_ENTRIES_PER_PAGE)
-	{
-		writer_flush(w);
-		w->buf = ham_new_buffer(w->index, MAIN_FORKNUM);
-		page = BufferGetPage(w->buf);
-		ham_init_page(page, HAM_PAGE_DATA);
-		memset(ham_page_deadmap(page), 0, HAM_DEADMAP_BYTES);
-		if (w->first == InvalidBlockNumber)
-			w->first = BufferGetBlockNumber(w->buf);
-		w->slot = 0;
-		CHECK_FOR_INTERRUPTS();
-	}
-	page = BufferGetPage(w->buf);
-	tfp_hamcode_put(ham_page_entries(page) + (Size) w->slot * TFP_HAMCODE_ENTRY, rest, code);
-	if (dead)
-		ham_page_deadmap(page)[w->slot >> 3] |= (uint8) (1 << (w->slot & 7));
-	w->slot++;
-	w->e++;
-}
-
 /*
  * Write table t of nt: a counting sort of items on the table's chunk into
  * tmp (stable: within a bucket the rows keep the heap scan's TID order, but
- * for a synchronized scan's wrap-around), the entry pages, coded by
- * tfp_hamwriter, then the directory pages.
+ * for a synchronized scan's wrap-around), then the rows to the run's
+ * writer in bucket order.
  */
-static void
-write_table(Relation index, const BuildItem *items, BuildItem *tmp, Size n,
-			int nt, int t, uint32 *dir, HamMetaData *meta)
+static uint32
+write_table(HamOut *o, const BuildItem *items, BuildItem *tmp, Size n, int nt, int t,
+			uint32 *dir)
 {
 	int			lane = ham_lane(nt, t);
 	Size		i;
 	uint32		v;
-	Size		pos;
-	EntryWriter w;
-	tfp_hamwriter hw;
 
 	memset(dir, 0, sizeof(uint32) * HAM_DIR_LEN);
 	for (i = 0; i < n; i++)
@@ -205,42 +107,10 @@ write_table(Relation index, const BuildItem *items, BuildItem *tmp, Size n,
 		if ((i & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-
-	/* entry pages; dir[v] becomes the first entry of bucket v */
-	memset(&w, 0, sizeof(w));
-	w.index = index;
-	w.buf = InvalidBuffer;
-	w.first = InvalidBlockNumber;
-	memset(&hw, 0, sizeof(hw));
-	hw.per_page = HAM_ENTRIES_PER_PAGE;
-	hw.dir = dir;
-	hw.put = writer_put;
-	hw.arg = &w;
+	ham_out_table_begin(o, nt, t);
 	for (i = 0; i < n; i++)
-		tfp_hamwriter_row(&hw, ham_chunk(tmp[i].p, lane), ham_rest(tmp[i].p, lane),
-						  ItemPointerGetBlockNumberNoCheck(&tmp[i].tid),
-						  ItemPointerGetOffsetNumberNoCheck(&tmp[i].tid));
-	tfp_hamwriter_finish(&hw, HAM_BUCKETS);
-	writer_flush(&w);
-	Assert(hw.e == w.e);
-	meta->data_start[t] = w.first;
-	meta->nentries[t] = (uint32) w.e;
-
-	/* directory pages */
-	for (pos = 0; pos < HAM_DIR_LEN; pos += HAM_DIR_PER_PAGE)
-	{
-		Buffer		buf = ham_new_buffer(index, MAIN_FORKNUM);
-		Page		page = BufferGetPage(buf);
-		Size		k = Min((Size) HAM_DIR_PER_PAGE, HAM_DIR_LEN - pos);
-
-		ham_init_page(page, HAM_PAGE_DIR);
-		memcpy(PageGetContents(page), dir + pos, k * sizeof(uint32));
-		ham_page_set_end(page, (char *) PageGetContents(page) + k * sizeof(uint32));
-		if (pos == 0)
-			meta->dir_start[t] = BufferGetBlockNumber(buf);
-		MarkBufferDirty(buf);
-		UnlockReleaseBuffer(buf);
-	}
+		ham_out_row(o, ham_chunk(tmp[i].p, lane), ham_rest(tmp[i].p, lane), &tmp[i].tid);
+	return ham_out_table_end(o);
 }
 
 IndexBuildResult *
@@ -249,11 +119,15 @@ hamming_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	IndexBuildResult *result;
 	BuildState	bs;
 	HamMetaData meta;
+	HamRun	   *run;
+	HamOut		o;
 	Buffer		metabuf;
 	double		reltuples;
 	MemoryContext cxt,
 				old;
 	int			t;
+	Size		i;
+	HamPendingEntry *nulls;
 
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data",
@@ -274,8 +148,13 @@ hamming_build(Relation heap, Relation index, IndexInfo *indexInfo)
 
 	ham_empty_meta(&meta);
 	meta.build_stamp = (int64) GetCurrentTimestamp();
-	meta.nsorted = bs.n;
 	meta.ntables = (uint32) ham_option_tables(index);
+	meta.pending.id = meta.next_id++;
+	meta.nruns = 1;
+	run = &meta.runs[0];
+	run->id = meta.next_id++;
+	run->nrows = bs.n;
+	ham_out_init(&o, index, run->id, false, NULL);
 	if (bs.n > 0)
 	{
 		BuildItem  *tmp;
@@ -289,14 +168,16 @@ hamming_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		tmp = MemoryContextAllocHuge(cxt, bs.n * sizeof(BuildItem));
 		dir = palloc(sizeof(uint32) * HAM_DIR_LEN);
 		for (t = 0; t < (int) meta.ntables; t++)
-			write_table(index, bs.items, tmp, bs.n, (int) meta.ntables, t, dir, &meta);
+			run->nentries[t] = write_table(&o, bs.items, tmp, bs.n, (int) meta.ntables, t, dir);
 	}
-	if (bs.nnull > 0)
+	nulls = palloc0(sizeof(HamPendingEntry) * Max(bs.nnull, 1));
+	for (i = 0; i < bs.nnull; i++)
 	{
-		write_pending(index, bs.nulls, bs.nnull, true,
-					  &meta.pending_head, &meta.pending_tail);
-		meta.npending = bs.nnull;
+		nulls[i].tid = bs.nulls[i].tid;
+		nulls[i].isnull = 1;
 	}
+	ham_out_chain(&o, HAM_PAGE_NULLS, nulls, bs.nnull, &run->nulls);
+	ham_out_map(&o, run);
 
 	metabuf = ReadBuffer(index, HAM_METAPAGE_BLKNO);
 	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
@@ -325,6 +206,7 @@ hamming_buildempty(Relation index)
 
 	ham_empty_meta(&meta);
 	meta.ntables = (uint32) ham_option_tables(index);
+	meta.pending.id = meta.next_id++;
 	START_CRIT_SECTION();
 	ham_init_meta_page(BufferGetPage(buf), &meta);
 	MarkBufferDirty(buf);
@@ -353,6 +235,7 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 	HamPendingEntry entry;
 	Page		target;
 	char	   *end;
+	bool		merge;
 
 	memset(&entry, 0, sizeof(entry));
 	entry.isnull = isnull[0] ? 1 : 0;
@@ -364,9 +247,9 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 	ham_check_meta(index, BufferGetPage(metabuf));
 	meta = HamPageGetMeta(BufferGetPage(metabuf));
 
-	if (meta->pending_tail != InvalidBlockNumber)
+	if (meta->pending.tail != InvalidBlockNumber)
 	{
-		tailbuf = ReadBuffer(index, meta->pending_tail);
+		tailbuf = ReadBuffer(index, meta->pending.tail);
 		LockBuffer(tailbuf, BUFFER_LOCK_EXCLUSIVE);
 		if (ham_page_nentries(BufferGetPage(tailbuf), sizeof(HamPendingEntry)) >=
 			HAM_PENDING_PER_PAGE)
@@ -382,6 +265,7 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 	{
 		target = GenericXLogRegisterBuffer(state, newbuf, GENERIC_XLOG_FULL_IMAGE);
 		ham_init_page(target, HAM_PAGE_PENDING);
+		HamPageGetOpaque(target)->owner = meta->pending.id;
 		if (BufferIsValid(tailbuf))
 		{
 			Page		tail = GenericXLogRegisterBuffer(state, tailbuf, 0);
@@ -389,8 +273,8 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 			HamPageGetOpaque(tail)->next = BufferGetBlockNumber(newbuf);
 		}
 		else
-			meta->pending_head = BufferGetBlockNumber(newbuf);
-		meta->pending_tail = BufferGetBlockNumber(newbuf);
+			meta->pending.head = BufferGetBlockNumber(newbuf);
+		meta->pending.tail = BufferGetBlockNumber(newbuf);
 	}
 	else
 		target = GenericXLogRegisterBuffer(state, tailbuf, 0);
@@ -398,7 +282,8 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 	end = (char *) target + ((PageHeader) target)->pd_lower;
 	memcpy(end, &entry, sizeof(entry));
 	ham_page_set_end(target, end + sizeof(entry));
-	meta->npending++;
+	meta->pending.n++;
+	merge = meta->pending.n >= ham_pending_limit(meta);
 	GenericXLogFinish(state);
 
 	if (BufferIsValid(newbuf))
@@ -406,6 +291,9 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 	if (BufferIsValid(tailbuf))
 		UnlockReleaseBuffer(tailbuf);
 	UnlockReleaseBuffer(metabuf);
+	/* a pending list over its bound is merged, unless a merge or VACUUM runs */
+	if (merge)
+		ham_merge(index, false);
 	return false;
 }
 
@@ -455,12 +343,13 @@ vacuum_mark(Relation index, Buffer buf, bool pending, const uint16 *dead,
 }
 
 /*
- * Mark dead the entries of one pending-list page whose TIDs the callback
- * names, and count them in *removed; returns the number of live entries
- * left.  Without a callback (VACUUM's cleanup-only call) it only counts.
+ * Mark dead the entries of one page of a chain (pending list, sealed list,
+ * a run's NULL keys) whose TIDs the callback names, and count them in
+ * *removed; returns the number of live entries left.  Without a callback
+ * (VACUUM's cleanup-only call) it only counts.
  */
 static uint64
-vacuum_pending_page(Relation index, BlockNumber blk,
+vacuum_pending_page(Relation index, BlockNumber blk, uint32 id,
 					IndexBulkDeleteCallback callback, void *cb_state,
 					BufferAccessStrategy strategy, double *removed, BlockNumber *next)
 {
@@ -475,6 +364,11 @@ vacuum_pending_page(Relation index, BlockNumber blk,
 
 	LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
+	if (!ham_page_owned(page, id))
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" has a damaged chain", RelationGetRelationName(index)),
+				 errdetail("Block %u is not a page of chain %u.", blk, id)));
 	ent = (HamPendingEntry *) PageGetContents(page);
 	n = ham_page_nentries(page, sizeof(HamPendingEntry));
 	*next = HamPageGetOpaque(page)->next;
@@ -488,23 +382,43 @@ vacuum_pending_page(Relation index, BlockNumber blk,
 	return live;
 }
 
+static uint64
+vacuum_chain(Relation index, const HamChain *c, IndexBulkDeleteCallback callback,
+			 void *cb_state, BufferAccessStrategy strategy, double *removed)
+{
+	BlockNumber blk = c->head;
+	uint64		live = 0;
+
+	while (blk != InvalidBlockNumber)
+	{
+		BlockNumber next;
+
+		vacuum_delay_point();
+		live += vacuum_pending_page(index, blk, c->id, callback, cb_state, strategy,
+									removed, &next);
+		blk = next;
+	}
+	return live;
+}
+
 /*
- * The same for entry page pg of table t of the sorted part; the directory
- * gives the runs whose TIDs decode from a zeroed decoder.  *v: the bucket
+ * The same for entry page pg of table t of a run; the directory gives the
+ * runs of entries whose TIDs decode from a zeroed decoder.  *v: the bucket
  * of the page's first entry or an earlier one (the pages go in order).
  */
 static uint64
-vacuum_entry_page(Relation index, const HamMetaData *meta, const uint32 *dir,
-				  int t, uint32 pg, uint32 *v, IndexBulkDeleteCallback callback,
-				  void *cb_state, BufferAccessStrategy strategy, double *removed)
+vacuum_entry_page(Relation index, HamDir *d, int t, uint32 pg, uint32 *v,
+				  IndexBulkDeleteCallback callback, void *cb_state,
+				  BufferAccessStrategy strategy, double *removed)
 {
-	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, meta->data_start[t] + pg,
+	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, d->blocks[d->first_page[t] + pg],
 										 RBM_NORMAL, strategy);
 	Page		page;
 	const uint8 *ent,
 			   *deadmap;
+	const uint32 *dir = d->dir[t];
 	uint32		first = pg * HAM_ENTRIES_PER_PAGE,
-				end = (uint32) Min((uint64) first + HAM_ENTRIES_PER_PAGE, meta->nentries[t]),
+				end = (uint32) Min((uint64) first + HAM_ENTRIES_PER_PAGE, d->nentries[t]),
 				e = first,
 				k,
 				ndead = 0;
@@ -513,6 +427,11 @@ vacuum_entry_page(Relation index, const HamMetaData *meta, const uint32 *dir,
 
 	LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
+	if (!ham_page_owned(page, d->id))
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" has a damaged run", RelationGetRelationName(index)),
+				 errdetail("Block %u is not a page of run %u.", BufferGetBlockNumber(buf), d->id)));
 	ent = ham_page_entries(page);
 	deadmap = ham_page_deadmap(page);
 	while (e < end)
@@ -540,8 +459,10 @@ vacuum_entry_page(Relation index, const HamMetaData *meta, const uint32 *dir,
 }
 
 /*
- * Walk the index: every table of the sorted part (callback set) or only
- * table 0 (counting), and the pending list.  Returns the live rows.
+ * Walk the index: every table of every run (callback set) or only tables
+ * 0 (counting), the runs' NULL keys, the sealed and the pending list.
+ * Returns the live rows.  The caller holds the merge lock, so that the
+ * runs stay as the metapage names them.
  */
 static double
 vacuum_walk(IndexVacuumInfo *info, IndexBulkDeleteCallback callback,
@@ -549,20 +470,27 @@ vacuum_walk(IndexVacuumInfo *info, IndexBulkDeleteCallback callback,
 {
 	Relation	index = info->index;
 	HamMetaData meta;
-	double		live = 0,
-				rm_sorted = 0,
-				rm_pending = 0;
+	double		live = 0;
 	int			t;
-	BlockNumber blk;
+	uint32		r;
 
 	ham_read_meta(index, &meta);
-	if (meta.nsorted > 0)
+	for (r = 0; r < meta.nruns; r++)
 	{
-		HamDir	   *dir = ham_dir_acquire(index, &meta);
+		HamDir	   *d;
+		double		rm_run = 0;
 
+		live += vacuum_chain(index, &meta.runs[r].nulls, callback, cb_state,
+							 info->strategy, removed);
+		if (meta.runs[r].nrows == 0)
+			continue;
+		d = ham_dir_acquire(index, &meta, &meta.runs[r]);
+		if (d == NULL)
+			elog(ERROR, "run %u of index \"%s\" changed during VACUUM",
+				 meta.runs[r].id, RelationGetRelationName(index));
 		for (t = 0; t < (callback ? (int) meta.ntables : 1); t++)
 		{
-			uint32		npages = ham_entry_pages(meta.nentries[t]);
+			uint32		npages = ham_entry_pages(d->nentries[t]);
 			uint32		pg,
 						v = 0;
 			double		rm = 0;
@@ -571,29 +499,21 @@ vacuum_walk(IndexVacuumInfo *info, IndexBulkDeleteCallback callback,
 			for (pg = 0; pg < npages; pg++)
 			{
 				vacuum_delay_point();
-				lv += vacuum_entry_page(index, &meta, dir->dir[t], t, pg, &v, callback,
-										cb_state, info->strategy, &rm);
+				lv += vacuum_entry_page(index, d, t, pg, &v, callback, cb_state,
+										info->strategy, &rm);
 			}
 			/* every table holds the same rows: count them once */
 			if (t == 0)
 			{
 				live += lv;
-				rm_sorted = rm;
+				rm_run = rm;
 			}
 		}
-		ham_dir_release(dir);
+		*removed += rm_run;
+		ham_dir_release(d);
 	}
-	blk = meta.pending_head;
-	while (blk != InvalidBlockNumber)
-	{
-		BlockNumber next;
-
-		vacuum_delay_point();
-		live += vacuum_pending_page(index, blk, callback, cb_state,
-									info->strategy, &rm_pending, &next);
-		blk = next;
-	}
-	*removed += rm_sorted + rm_pending;
+	live += vacuum_chain(index, &meta.merging, callback, cb_state, info->strategy, removed);
+	live += vacuum_chain(index, &meta.pending, callback, cb_state, info->strategy, removed);
 	return live;
 }
 
@@ -605,26 +525,40 @@ hamming_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 
 	if (stats == NULL)
 		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
+	/* no merge may copy a page before its dead marks are set (hamming_merge.c) */
+	LockPage(info->index, HAM_METAPAGE_BLKNO, ExclusiveLock);
 	stats->num_index_tuples = vacuum_walk(info, callback, callback_state, &removed);
+	UnlockPage(info->index, HAM_METAPAGE_BLKNO, ExclusiveLock);
 	stats->tuples_removed += removed;
 	stats->num_pages = RelationGetNumberOfBlocks(info->index);
 	stats->estimated_count = false;
 	return stats;
 }
 
+/*
+ * VACUUM's last call: the pending rows are merged into the runs (whatever
+ * their number), the pages no structure owns go to the free space map, and
+ * the live rows are counted.
+ */
 IndexBulkDeleteResult *
 hamming_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {
 	double		removed = 0;
+	bool		merged;
 
 	if (info->analyze_only)
 		return stats;
+	LockPage(info->index, HAM_METAPAGE_BLKNO, ExclusiveLock);
+	merged = ham_merge(info->index, true);
 	if (stats == NULL)
 	{
 		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
-		stats->num_index_tuples = vacuum_walk(info, NULL, NULL, &removed);
 		stats->estimated_count = false;
 	}
+	if (stats->num_index_tuples == 0 || merged)
+		stats->num_index_tuples = vacuum_walk(info, NULL, NULL, &removed);
+	stats->pages_free = ham_vacuum_free(info->index, info->strategy);
+	UnlockPage(info->index, HAM_METAPAGE_BLKNO, ExclusiveLock);
 	stats->num_pages = RelationGetNumberOfBlocks(info->index);
 	return stats;
 }

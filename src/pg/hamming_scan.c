@@ -25,8 +25,12 @@
  * more than reading a whole table (many probes: C(16, s) per table and
  * round with m = 4, sum_{i <= s} C(16, i) with m = 2), the scan reads table
  * 0 once instead and keeps the rows not met yet (key(x) > K), which
- * completes every distance at once.  The pending list (rows inserted since
- * the build) is read whole at the start, with exact distances.  The
+ * completes every distance at once.  The index has up to HAM_MAX_RUNS
+ * runs (hamming_merge.c): each round runs in each, and the bound holds in
+ * each.  The pending list (rows inserted since the last merge) is read
+ * whole at the start, with exact distances.  Pages are checked to belong
+ * to the run or chain the scan's metapage copy names; when one does not (a
+ * merge freed and reused it), the scan restarts (see restart()).  The
  * fingerprints are in the index, so the distances are computed without the
  * heap and returned as exact (no recheck).
  */
@@ -84,11 +88,19 @@ typedef struct HamScanOpaque
 	int			first;			/* first non-NULL ORDER BY key, or -1 */
 	uint64		q;				/* the center the rounds are run around */
 	bool		want_nulls;		/* no quals: NULL keys come last */
-	HamMetaData meta;
-	HamDir	   *dir;
+	HamMetaData meta;			/* the copy the scan reads by */
+	HamDir	   *dirs[HAM_MAX_RUNS];	/* its runs' (NULL: a run without rows) */
+	bool		rfull[HAM_MAX_RUNS];	/* every row of the run has been met */
+	bool		stale;			/* a page was not its run's or chain's */
 	uint32	   *vals;			/* bucket values of a round */
 	int			K;				/* last round done, -1 before the first */
 	bool		full;			/* every row has been met */
+	ItemPointerData *seen;		/* rows at distance seen_e returned before */
+	uint32		nseen;			/* a restart (sorted) */
+	uint32		seencap;
+	int			seen_e;
+	bool		nulls_read;
+	IndexTuple	itup;			/* the row returned, for an index-only scan */
 	HamList		lists[HAM_MAXDIST + 1];
 	int			e;				/* emission: current distance ... */
 	uint32		pos;			/* ... and position in its list */
@@ -109,10 +121,21 @@ lane_counts(uint64 x)
 	return (x + (x >> 8)) & UINT64CONST(0x00ff00ff00ff00ff);
 }
 
+static int
+cmp_tid(const void *a, const void *b)
+{
+	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
+}
+
 static void
 list_add(HamScanOpaque *so, int d, uint64 p, const ItemPointerData *tid)
 {
 	HamList    *l = &so->lists[d];
+
+	/* returned before a restart */
+	if (d == so->seen_e && so->nseen > 0 &&
+		bsearch(tid, so->seen, so->nseen, sizeof(ItemPointerData), cmp_tid))
+		return;
 
 	if (l->n == l->cap)
 	{
@@ -242,10 +265,11 @@ keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
  * this function releases it.
  */
 static void
-visit_bucket(IndexScanDesc scan, int t, uint32 v, uint32 lo, uint32 hi,
+visit_bucket(IndexScanDesc scan, int r, int t, uint32 v, uint32 lo, uint32 hi,
 			 int K, Buffer pinned)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	HamDir	   *d = so->dirs[r];
 	uint32		e = lo;
 
 	while (e < hi)
@@ -260,10 +284,12 @@ visit_bucket(IndexScanDesc scan, int t, uint32 v, uint32 lo, uint32 hi,
 			pinned = InvalidBuffer;
 		}
 		else
-			buf = ham_read_entry_page(scan->indexRelation, so->dir, &so->meta, t,
-									  e / HAM_ENTRIES_PER_PAGE);
+			buf = ham_read_entry_page(scan->indexRelation, d, t, e / HAM_ENTRIES_PER_PAGE);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		keep_entries(so, BufferGetPage(buf), first, last, v, t, K, false);
+		if (!ham_page_owned(BufferGetPage(buf), d->id))
+			so->stale = true;
+		if (!so->stale)
+			keep_entries(so, BufferGetPage(buf), first, last, v, t, K, false);
 		UnlockReleaseBuffer(buf);
 		e += last - first;
 	}
@@ -272,15 +298,17 @@ visit_bucket(IndexScanDesc scan, int t, uint32 v, uint32 lo, uint32 hi,
 }
 
 /*
- * The full scan: table 0 page by page, each page read once, keeping every
- * row not met in rounds 0..K; the directory gives each entry's chunk.
+ * The full scan of run r: its table 0 page by page, each page read once,
+ * keeping every row not met in rounds 0..K; the directory gives each
+ * entry's chunk.
  */
 static void
-full_scan(IndexScanDesc scan, int K)
+full_scan(IndexScanDesc scan, int r, int K)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
-	const uint32 *dir = so->dir->dir[0];
-	uint32		nent = so->meta.nentries[0];
+	HamDir	   *d = so->dirs[r];
+	const uint32 *dir = d->dir[0];
+	uint32		nent = d->nentries[0];
 	uint32		npages = ham_entry_pages(nent);
 	uint32		pg,
 				v = 0;
@@ -290,11 +318,17 @@ full_scan(IndexScanDesc scan, int K)
 		uint32		base = pg * HAM_ENTRIES_PER_PAGE;
 		uint32		end = (uint32) Min((uint64) base + HAM_ENTRIES_PER_PAGE, nent);
 		uint32		e = base;
-		Buffer		buf = ham_read_entry_page(scan->indexRelation, so->dir, &so->meta, 0, pg);
+		Buffer		buf = ham_read_entry_page(scan->indexRelation, d, 0, pg);
 		Page		page;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
+		if (!ham_page_owned(page, d->id))
+		{
+			so->stale = true;
+			UnlockReleaseBuffer(buf);
+			return;
+		}
 		while (e < end)
 		{
 			uint32		run_end = ham_next_run(dir, &v, e, end);
@@ -324,10 +358,11 @@ typedef struct HamProbe
 } HamProbe;
 
 static void
-run_probes(IndexScanDesc scan, int t, const uint32 *vals, int nv, int K)
+run_probes(IndexScanDesc scan, int r, int t, const uint32 *vals, int nv, int K)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
-	const uint32 *dir = so->dir->dir[t];
+	HamDir	   *d = so->dirs[r];
+	const uint32 *dir = d->dir[t];
 	HamProbe	ring[HAM_LOOKAHEAD];
 	int			i;
 
@@ -340,7 +375,7 @@ run_probes(IndexScanDesc scan, int t, const uint32 *vals, int nv, int K)
 			HamProbe   *pr = &ring[(i - HAM_LOOKAHEAD) % HAM_LOOKAHEAD];
 
 			if (pr->lo < pr->hi)
-				visit_bucket(scan, t, pr->v, pr->lo, pr->hi, K, pr->buf);
+				visit_bucket(scan, r, t, pr->v, pr->lo, pr->hi, K, pr->buf);
 			if ((i & 63) == 0)
 				CHECK_FOR_INTERRUPTS();
 		}
@@ -359,8 +394,8 @@ run_probes(IndexScanDesc scan, int t, const uint32 *vals, int nv, int K)
 				char	   *a,
 						   *b;
 
-				pr->buf = ham_read_entry_page(scan->indexRelation, so->dir, &so->meta, t,
-										  pr->lo / HAM_ENTRIES_PER_PAGE);
+				pr->buf = ham_read_entry_page(scan->indexRelation, d, t,
+											  pr->lo / HAM_ENTRIES_PER_PAGE);
 				a = (char *) ham_entry(ham_page_entries(BufferGetPage(pr->buf)), first);
 				b = (char *) ham_entry(ham_page_entries(BufferGetPage(pr->buf)), last);
 				for (; a < b; a += 64)
@@ -441,70 +476,100 @@ random_radius(double n, double count)
  * The rounds a scan expects to run: up to the radius bound, or for an ORDER
  * BY the distance within which 10 uniformly random rows would lie (a top 10
  * of random data; nearer rows only end the rounds sooner).  When they cost
- * more than reading table 0, the scan reads it at once.
+ * more than reading table 0 of run r, the scan reads it at once.
  */
 static bool
-rounds_cost_more(HamScanOpaque *so)
+rounds_cost_more(HamScanOpaque *so, int r)
 {
 	int			nt = (int) so->meta.ntables;
-	double		n = (double) so->meta.nentries[0];
+	double		n = (double) so->dirs[r]->nentries[0];
 	double		cost = 0;
 	int			Kt = so->cap,
 				K;
 
 	if (so->first >= 0)
-		Kt = Min(Kt, random_radius((double) so->meta.nsorted + (double) so->meta.npending, 10.0));
+		Kt = Min(Kt, random_radius((double) ham_total_rows(&so->meta), 10.0));
 	for (K = 0; K <= Kt && cost <= n; K++)
 		cost += round_cost(nt, K, n);
 	return cost > n;
 }
 
-/* Run the next round, or the full scan when a round costs more. */
+/*
+ * Run the next round in every run whose rows have not all been met, or the
+ * full scan of a run where a round costs more.  The bound of the rounds
+ * holds run by run, so after round K every row within K bits has been met
+ * in every run.
+ */
 static void
 advance(IndexScanDesc scan)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
 	int			nt = (int) so->meta.ntables;
-	double		n = (double) so->meta.nentries[0];
 	int			K = so->K + 1;
 	int			s = K / nt;
 	int			t = K % nt;
 	uint32		qv = ham_chunk(so->q, ham_lane(nt, t));
 	int			i,
-				nv;
+				nv = -1;
+	uint32		r;
+	bool		all_full = true;
 
-	if ((K == 0 && rounds_cost_more(so)) ||
-		(t == 0 && s > 0 && nt * round_cost(nt, K, n) > n))
+	for (r = 0; r < so->meta.nruns; r++)
 	{
-		/* every row not met in rounds 0..K-1 */
-		full_scan(scan, so->K);
-		so->full = true;
-		return;
-	}
+		double		n;
 
-	if (so->vals == NULL)
-		so->vals = MemoryContextAlloc(so->cxt, sizeof(uint32) * HAM_BUCKETS);
-	nv = 0;
-	if (nt == 4)
-		nv = masks_of_weight(qv, s, so->vals, nv);
-	else
-		for (i = 0; i <= s; i++)
-			nv = masks_of_weight(qv, i, so->vals, nv);
-	if (nv > 0)
-		run_probes(scan, t, so->vals, nv, K);
+		if (so->rfull[r])
+			continue;
+		n = (double) so->dirs[r]->nentries[0];
+		/*
+		 * The expected rounds (random data) decide at once for the main run
+		 * only: a delta run is small, and a query with near rows ends after
+		 * a few cheap rounds that reading the delta whole would cost more
+		 * than; it is read whole when its next round costs more.
+		 */
+		if ((K == 0 && r == 0 && rounds_cost_more(so, r)) ||
+			(t == 0 && s > 0 && nt * round_cost(nt, K, n) > n))
+		{
+			/* every row not met in rounds 0..K-1 */
+			full_scan(scan, r, so->K);
+			so->rfull[r] = true;
+		}
+		else
+		{
+			if (nv < 0)
+			{
+				if (so->vals == NULL)
+					so->vals = MemoryContextAlloc(so->cxt, sizeof(uint32) * HAM_BUCKETS);
+				nv = 0;
+				if (nt == 4)
+					nv = masks_of_weight(qv, s, so->vals, nv);
+				else
+					for (i = 0; i <= s; i++)
+						nv = masks_of_weight(qv, i, so->vals, nv);
+			}
+			if (nv > 0)
+				run_probes(scan, r, t, so->vals, nv, K);
+			all_full = false;
+		}
+		if (so->stale)
+			return;
+	}
 	so->K = K;
-	if (K >= HAM_MAXDIST)
+	if (all_full || K >= HAM_MAXDIST)
 		so->full = true;
 }
 
-/* rows of the pending list, with exact distances; NULL keys aside (once) */
+/*
+ * Rows of a chain: exact distances for the non-NULL ones, NULL keys aside
+ * (with_nulls).  A page that is not the chain's makes the scan stale.
+ */
 static void
-read_pending(IndexScanDesc scan, bool with_nulls)
+read_chain(IndexScanDesc scan, const HamChain *c, bool with_nulls)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
-	BlockNumber blk = so->meta.pending_head;
+	BlockNumber blk = c->head;
 
-	while (blk != InvalidBlockNumber)
+	while (blk != InvalidBlockNumber && !so->stale)
 	{
 		Buffer		buf = ReadBuffer(scan->indexRelation, blk);
 		Page		page;
@@ -514,6 +579,12 @@ read_pending(IndexScanDesc scan, bool with_nulls)
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
+		if (!ham_page_owned(page, c->id))
+		{
+			so->stale = true;
+			UnlockReleaseBuffer(buf);
+			return;
+		}
 		ent = (HamPendingEntry *) PageGetContents(page);
 		n = ham_page_nentries(page, sizeof(HamPendingEntry));
 		for (k = 0; k < n; k++)
@@ -522,7 +593,7 @@ read_pending(IndexScanDesc scan, bool with_nulls)
 				continue;
 			if (ent[k].isnull)
 			{
-				if (!so->want_nulls || !with_nulls)
+				if (!with_nulls)
 					continue;
 				if (so->nnulls == so->nullcap)
 				{
@@ -547,6 +618,23 @@ read_pending(IndexScanDesc scan, bool with_nulls)
 	}
 }
 
+/* the pending and sealed lists, and the NULL keys once (an ORDER BY without quals) */
+static void
+read_pending(IndexScanDesc scan)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	bool		with_nulls = so->want_nulls && !so->nulls_read;
+	uint32		r;
+
+	read_chain(scan, &so->meta.pending, with_nulls);
+	read_chain(scan, &so->meta.merging, with_nulls);
+	if (with_nulls)
+		for (r = 0; r < so->meta.nruns; r++)
+			read_chain(scan, &so->meta.runs[r].nulls, true);
+	if (with_nulls && !so->stale)
+		so->nulls_read = true;
+}
+
 /*
  * The distance window of a pass.  Rows are kept in lists by distance until
  * they are returned, and most rows a round meets are far (about 24 bits) and
@@ -563,12 +651,47 @@ static void
 start_pass(IndexScanDesc scan, int lo_cap, int cap)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	uint32		r;
 
 	so->lo_cap = lo_cap;
 	so->cap = cap;
 	so->K = -1;
-	so->full = (so->meta.nsorted == 0);
-	read_pending(scan, lo_cap < 0);
+	so->full = true;
+	for (r = 0; r < so->meta.nruns; r++)
+	{
+		so->rfull[r] = (so->dirs[r] == NULL);
+		so->full &= so->rfull[r];
+	}
+	read_pending(scan);
+}
+
+/* the metapage and the directories of its runs (again, until none is stale) */
+static void
+read_structure(IndexScanDesc scan)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	uint32		r;
+
+	for (;;)
+	{
+		bool		ok = true;
+
+		for (r = 0; r < HAM_MAX_RUNS; r++)
+		{
+			ham_dir_release(so->dirs[r]);
+			so->dirs[r] = NULL;
+		}
+		ham_read_meta(scan->indexRelation, &so->meta);
+		for (r = 0; r < so->meta.nruns && ok; r++)
+			if (so->meta.runs[r].nrows > 0)
+			{
+				so->dirs[r] = ham_dir_acquire(scan->indexRelation, &so->meta, &so->meta.runs[r]);
+				ok = so->dirs[r] != NULL;
+			}
+		if (ok)
+			return;
+		CHECK_FOR_INTERRUPTS();
+	}
 }
 
 static void
@@ -580,21 +703,57 @@ start_scan(IndexScanDesc scan)
 	so->started = true;
 	if (so->empty)
 		return;
-	ham_read_meta(scan->indexRelation, &so->meta);
-	if (so->meta.nsorted > 0)
-	{
-		if (so->dir == NULL || so->dir->build_stamp != so->meta.build_stamp ||
-			so->dir->nsorted != so->meta.nsorted)
-		{
-			ham_dir_release(so->dir);
-			so->dir = NULL;
-			so->dir = ham_dir_acquire(scan->indexRelation, &so->meta);
-		}
-	}
+	read_structure(scan);
 	if (so->first >= 0)
-		cap = Min(so->R, random_radius((double) so->meta.nsorted + (double) so->meta.npending,
-									   100.0) + 4);
+		cap = Min(so->R, random_radius((double) ham_total_rows(&so->meta), 100.0) + 4);
 	start_pass(scan, -1, cap);
+}
+
+/*
+ * A page the scan read was no longer its run's or chain's: a merge has
+ * replaced them and their pages were reused.  The scan reads the metapage
+ * again and runs its pass again, for the rows at distances not returned
+ * yet (d >= e): every row at d < e has been returned, and those of
+ * distance e returned so far are remembered (by TID: a row keeps its TID
+ * through merges) and not returned again.  A TID returned before a restart
+ * and met again belongs to the same row or to a tuple inserted after the
+ * scan's snapshot (VACUUM frees a TID only after removing its entries), so
+ * skipping it loses nothing the snapshot sees.
+ */
+static void
+restart(IndexScanDesc scan)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	HamList    *l = &so->lists[Min(so->e, HAM_MAXDIST)];
+	uint32		i;
+	int			d;
+
+	if (so->seen_e != so->e)
+		so->nseen = 0;
+	so->seen_e = so->e;
+	if (so->e <= HAM_MAXDIST && so->pos > 0)
+	{
+		if (so->nseen + so->pos > so->seencap)
+		{
+			so->seencap = Max(so->seencap * 2, so->nseen + so->pos);
+			so->seen = so->seen ?
+				repalloc_huge(so->seen, (Size) so->seencap * sizeof(ItemPointerData)) :
+				MemoryContextAllocHuge(so->cxt, (Size) so->seencap * sizeof(ItemPointerData));
+		}
+		for (i = 0; i < so->pos; i++)
+			so->seen[so->nseen++] = l->items[i].tid;
+		qsort(so->seen, so->nseen, sizeof(ItemPointerData), cmp_tid);
+	}
+	for (d = 0; d <= HAM_MAXDIST; d++)
+		so->lists[d].n = 0;
+	so->pos = 0;
+	so->e_sorted = false;
+	so->nnulls = 0;
+	so->nulls_read = false;
+	so->stale = false;
+	CHECK_FOR_INTERRUPTS();
+	read_structure(scan);
+	start_pass(scan, Max(so->lo_cap, so->e - 1), so->cap);
 }
 
 /* ---- the AM's scan entry points ---- */
@@ -623,15 +782,17 @@ hamming_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 			   ScanKey orderbys, int norderbys)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
-	HamDir	   *dir = so->dir;
+	HamDir	   *dirs[HAM_MAX_RUNS];
 	MemoryContext cxt = so->cxt;
 	MemoryContext old;
 	int			i;
 
+	memcpy(dirs, so->dirs, sizeof(dirs));
 	MemoryContextReset(cxt);
 	memset(so, 0, sizeof(HamScanOpaque));
 	so->cxt = cxt;
-	so->dir = dir;
+	memcpy(so->dirs, dirs, sizeof(dirs));
+	so->seen_e = -1;
 	so->K = -1;
 	so->R = HAM_MAXDIST;
 	so->first = -1;
@@ -734,6 +895,30 @@ set_orderby(IndexScanDesc scan, const HamItem *it)
 	}
 }
 
+/*
+ * An index-only scan: the method returns no column (no amcanreturn), but
+ * the planner chooses one for a query that needs none (SELECT count(*) with
+ * sequential scans off); the executor wants a tuple all the same.
+ */
+static void
+set_itup(IndexScanDesc scan, const HamItem *it)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	MemoryContext old;
+	Datum		v = it ? SimhashGetDatum(ham_unpermute(it->p)) : (Datum) 0;
+	bool		isnull = (it == NULL);
+
+	if (!scan->xs_want_itup)
+		return;
+	if (so->itup)
+		pfree(so->itup);
+	old = MemoryContextSwitchTo(so->cxt);
+	so->itup = index_form_tuple(RelationGetDescr(scan->indexRelation), &v, &isnull);
+	MemoryContextSwitchTo(old);
+	scan->xs_itup = so->itup;
+	scan->xs_itupdesc = RelationGetDescr(scan->indexRelation);
+}
+
 bool
 hamming_gettuple(IndexScanDesc scan, ScanDirection dir)
 {
@@ -745,6 +930,8 @@ hamming_gettuple(IndexScanDesc scan, ScanDirection dir)
 		start_scan(scan);
 	if (so->empty)
 		return false;
+	while (so->stale)
+		restart(scan);
 	scan->xs_recheck = false;
 	scan->xs_recheckorderby = false;
 
@@ -755,11 +942,15 @@ hamming_gettuple(IndexScanDesc scan, ScanDirection dir)
 		if (so->e > so->cap)
 		{
 			start_pass(scan, so->cap, so->R);
+			while (so->stale)
+				restart(scan);
 			continue;
 		}
 		if (!so->full && so->e > so->K)
 		{
 			advance(scan);
+			while (so->stale)
+				restart(scan);
 			continue;
 		}
 		l = &so->lists[so->e];
@@ -776,6 +967,7 @@ hamming_gettuple(IndexScanDesc scan, ScanDirection dir)
 			it = &l->items[so->pos++];
 			scan->xs_heaptid = it->tid;
 			set_orderby(scan, it);
+			set_itup(scan, it);
 			return true;
 		}
 		so->e++;
@@ -786,6 +978,7 @@ hamming_gettuple(IndexScanDesc scan, ScanDirection dir)
 	{
 		scan->xs_heaptid = so->nulls[so->nullpos++];
 		set_orderby(scan, NULL);
+		set_itup(scan, NULL);
 		return true;
 	}
 	return false;
@@ -803,8 +996,14 @@ hamming_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		start_scan(scan);
 	if (so->empty)
 		return 0;
+	while (so->stale)
+		restart(scan);
 	while (!so->full && so->K < so->R)
+	{
 		advance(scan);
+		while (so->stale)
+			restart(scan);
+	}
 	for (d = 0; d <= so->R && d <= HAM_MAXDIST; d++)
 		for (i = 0; i < so->lists[d].n; i++)
 		{
@@ -824,8 +1023,10 @@ void
 hamming_endscan(IndexScanDesc scan)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	int			r;
 
-	ham_dir_release(so->dir);
+	for (r = 0; r < HAM_MAX_RUNS; r++)
+		ham_dir_release(so->dirs[r]);
 	MemoryContextDelete(so->cxt);
 	pfree(so);
 }

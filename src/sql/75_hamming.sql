@@ -28,8 +28,8 @@ $do$;
 
 CREATE FUNCTION @extschema@.hamming_index_stats(index regclass,
 	OUT sorted_rows bigint, OUT pending_rows bigint, OUT pending_pages bigint,
-	OUT tables int4)
+	OUT tables int4, OUT runs int4, OUT run_rows bigint[], OUT merges bigint)
 	AS 'MODULE_PATHNAME', 'hamming_index_stats'
 	LANGUAGE C STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.hamming_index_stats(regclass) IS
-	'rows of a hamming index''s sorted part and of its pending list (inserted since the build: REINDEX sorts them in), and the number of tables of its layout';
+	'rows of a hamming index''s sorted part and of its pending list (inserted since the last merge), the number of tables of its layout, its sorted runs and their rows, and the merges since the build';

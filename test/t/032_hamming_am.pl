@@ -15,6 +15,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::Bin;
+use HammingTap;
 
 my $node = PostgreSQL::Test::Cluster->new('primary');
 $node->init(allows_streaming => 1);
@@ -34,27 +37,8 @@ INSERT INTO hc (fp) SELECT (fp::bigint # (1::bigint << (id % 64)))::simhash64 FR
 INSERT INTO hc (fp) SELECT '0f0f0f0f0f0f0f0f' FROM generate_series(1, 1000);
 INSERT INTO hc (fp) SELECT NULL FROM generate_series(1, 100);
 ANALYZE hc;
--- index answers against a sequential scan's, over n queries (radius and top-10)
-CREATE FUNCTION cmp(n int) RETURNS int LANGUAGE plpgsql AS $$
-DECLARE r record; a text; b text; bad int := 0;
-BEGIN
-  FOR r IN SELECT h.fp AS q, g % 9 AS k FROM generate_series(1, n) g JOIN hc h ON h.id = 1 + (g * 97) % 30000 LOOP
-    SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off;
-    EXECUTE 'SELECT array_agg(id ORDER BY id) FROM hc WHERE simhash_dist(fp, $1) <= $2' INTO a USING r.q, r.k;
-    RESET enable_seqscan; SET LOCAL enable_indexscan = off;
-    EXECUTE 'SELECT array_agg(id ORDER BY id) FROM hc WHERE simhash_dist(fp, $1) <= $2' INTO b USING r.q, r.k;
-    RESET enable_indexscan; RESET enable_bitmapscan;
-    IF a IS DISTINCT FROM b THEN bad := bad + 1; END IF;
-    SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off;
-    EXECUTE 'SELECT array_agg(d) FROM (SELECT fp <-> $1 AS d FROM hc ORDER BY fp <-> $1 LIMIT 10) s' INTO a USING r.q;
-    RESET enable_seqscan; RESET enable_sort; SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off;
-    EXECUTE 'SELECT array_agg(d) FROM (SELECT fp <-> $1 AS d FROM hc ORDER BY fp <-> $1 LIMIT 10) s' INTO b USING r.q;
-    RESET enable_indexscan; RESET enable_bitmapscan;
-    IF a IS DISTINCT FROM b THEN bad := bad + 1; END IF;
-  END LOOP;
-  RETURN bad;
-END $$;
 });
+$node->safe_psql('postgres', ham_cmp_sql(30000));
 
 $node->backup('base');
 my $standby = PostgreSQL::Test::Cluster->new('standby');
@@ -70,27 +54,7 @@ UPDATE hc SET fp = (fp::bigint # (3::bigint << (:b % 62)))::simhash64 WHERE id =
 DELETE FROM hc WHERE id = :id + 2;
 };
 close $fh;
-# a mismatch divides by zero, which fails the transaction (and pgbench)
-open($fh, '>', "$dir/check.sql") or die;
-print $fh q{\set id random(1, 30000)
-\set k random(0, 8)
-BEGIN ISOLATION LEVEL REPEATABLE READ;
-SELECT coalesce((SELECT fp::bigint FROM hc WHERE id = :id), 12345) AS q \gset
-SET LOCAL enable_seqscan = off;
-SET LOCAL enable_bitmapscan = off;
-SET LOCAL enable_sort = off;
-SELECT coalesce(array_agg(id ORDER BY id), '{}')::text AS a FROM hc WHERE simhash_dist(fp, (:q)::bigint::simhash64) <= :k \gset
-SELECT array_agg(d)::text AS n FROM (SELECT fp <-> (:q)::bigint::simhash64 AS d FROM hc ORDER BY fp <-> (:q)::bigint::simhash64 LIMIT 10) s \gset
-SET LOCAL enable_seqscan = on;
-SET LOCAL enable_indexscan = off;
-SET LOCAL enable_sort = on;
-SELECT 1 / (coalesce(array_agg(id ORDER BY id), '{}')::text = ':a')::int AS same
-  FROM hc WHERE simhash_dist(fp, (:q)::bigint::simhash64) <= :k;
-SELECT 1 / (array_agg(d)::text = ':n')::int AS same
-  FROM (SELECT fp <-> (:q)::bigint::simhash64 AS d FROM hc ORDER BY fp <-> (:q)::bigint::simhash64 LIMIT 10) s;
-COMMIT;
-};
-close $fh;
+ham_write_check("$dir/check.sql", 30000, 10);
 
 my ($out, $err) = ('', '');
 my @cmd = ('pgbench', '-n', '-c', '6', '-j', '2', '-T', '25',
