@@ -251,6 +251,11 @@ push @cancel,
 	[ 'textfp_duplicates_by_day', "SELECT count(*) FROM textfp_duplicates_by_day('lim_bigm')" ],
 	[ 'textfp_duplicates_by_source', "SELECT count(*) FROM textfp_duplicates_by_source('lim_bigm', 'lim_bigc', 'source')" ],
 	[ 'textfp_report', "SELECT length(textfp_report('lim_bigc', 'lim_bigm', title_column => NULL, body_column => NULL))" ],
+	# 16 MB of short lines against the same with a footer line: both models
+	# of textfp_match, the lines and edges of model 2, its features
+	[ 'textfp_match model 1', "SELECT (textfp_match(s, s || E'\\nfooter', model => 1)).verdict FROM (SELECT replace(left(t, 16000000), 'ghi ', E'ghi\\n') s FROM bigtext) x" ],
+	[ 'textfp_match model 2', "SELECT (textfp_match(s, s || E'\\nfooter')).verdict FROM (SELECT replace(left(t, 16000000), 'ghi ', E'ghi\\n') s FROM bigtext) x" ],
+	[ 'textfp_match_features', "SELECT textfp_match_features(E'head\\n' || s, E'head\\n' || z) FROM (SELECT replace(left(t, 16000000), 'ghi ', E'ghi\\n') s, left(z, 16000000) z FROM bigtext) x" ],
 	map { [ "128 MB text: $_->[0]", "SELECT $_->[1] FROM bigtext" ] } (
 		[ 'simhash', 'simhash(t)' ], [ 'minhash k=4096', 'minhash(t, 4096)' ], [ 'shingles', 'shingles(t)' ],
 		[ 'shingle_jaccard', 'shingle_jaccard(t, t)' ], [ 'pinyin', 'md5(pinyin(z))' ],
