@@ -162,7 +162,7 @@ SELECT h.n, h.copy, m.verdict, round(m.score::numeric, 4) AS score, m1.verdict A
        round(m.shingle_jaccard::numeric, 3) AS j5, round(m.pinyin_dna_similarity::numeric, 3) AS dna,
        round(m.pinyin_jaccard::numeric, 3) AS pj
 FROM homo h, LATERAL textfp_match(h.a, h.b) m, LATERAL textfp_match(h.a, h.b, model => 1) m1 ORDER BY h.n;
--- textfp_match_features: 25 values, the middles the full texts' when there
+-- textfp_match_features: 26 values, the middles the full texts' when there
 -- is no common edge
 SELECT cardinality(f) AS n, f[13] AS edge, f[1:12] = f[14:25] AS middle_is_full
 FROM cases c, LATERAL textfp_match_features(c.a, c.b) f WHERE c.n = 5;

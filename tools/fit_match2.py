@@ -4,7 +4,7 @@ sets made apart: tools/make_match_set.py (set 1) and tools/make_match_set2.py
 (set 2).
 
 Inputs: each set's TSV and its features as test/bench/match_features.sh
-writes them (pair_id, the 25 values of textfp_match_features(a, b), model 1's
+writes them (pair_id, the 26 values of textfp_match_features(a, b), model 1's
 verdict and z, the default model's verdict and z).
 
 The model: a logistic regression (Newton's method, a small L2 penalty) on
@@ -45,14 +45,14 @@ MONO = 14           # inputs 0..MONO-1 are similarities: weights >= 0
 NAMES = ['j5', 'c5', 'j2', 'c2', 'sim', 'dna', 'pj', 'pc', 'ord', 'ord1', 'run', 'zh']
 
 
-def inputs2(mid, edge):
+def inputs2(mid, edge, edge_long):
     """tfp_match_inputs2(), version 2 (the same formulas, the same order)"""
     f = dict(zip(NAMES, mid))
     rr, rc, rp = math.sqrt(f['run']), math.sqrt(f['c5']), math.sqrt(f['pc'])
     zh = f['zh']
     return [f['j5'], rc, f['j2'], math.sqrt(f['c2']), (1 - zh) * f['ord1'], zh * f['ord1'], rr,
             zh * f['dna'], zh * rp, zh * f['pj'], max(rr, rc, f['ord1']), zh * max(rp, f['dna']),
-            math.sqrt(f['run'] * f['c5']), f['sim'], edge, zh]
+            math.sqrt(f['run'] * f['c5']), edge_long, edge, zh]
 
 
 def unescape(s):
@@ -77,8 +77,8 @@ def load(set_path, feat_path, name):
             p = line.rstrip('\n').split('\t')
             v = [float(x) for x in unescape(p[1]).split('\t')]
             r = meta[int(p[0])]
-            r['full'], r['edge'], r['mid'] = v[:12], v[12], v[13:25]
-            r['x'] = inputs2(r['mid'], r['edge'])
+            r['full'], r['edge'], r['mid'], r['edge_long'] = v[:12], v[12], v[13:25], v[25]
+            r['x'] = inputs2(r['mid'], r['edge'], r['edge_long'])
             r['v1'], r['z1'] = p[2] == 't', float(p[3])
             r['vd'], r['zd'] = p[4] == 't', float(p[5])
             if r['set'] == 'set1' and r['y'] and r['kind'] == 'translation':

@@ -273,8 +273,11 @@ def template_lines(st, titles, rng, share, body_bytes):
     pool = [ads[(k + j) % len(ads)] for j in range(len(ads))]
     # the site's own related posts (the same on its pages of one source
     # file; another site links other posts, in another order)
-    titles = list(titles)
-    random.Random('related/%d/%s' % (k, titles[0] if titles else '')).shuffle(titles)
+    titles = [t for t in titles if t.strip()]
+    if not titles:          # a file of few articles: the site's own posts
+        titles = [('%s 精选文章第 %d 篇' if zh else '%s: featured post no. %d') % (st['name'], j)
+                  for j in range(1, 9)]
+    random.Random('related/%d/%s' % (k, titles[0])).shuffle(titles)
     while sum(map(nbytes, head + foot + extra)) < target and i < 60:
         if i % 3 == 2:
             extra.append(pool[i // 3 % len(pool)])

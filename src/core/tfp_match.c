@@ -72,7 +72,9 @@ tfp_match_inputs(const tfp_match_features *f, double *x)
  * apart for Chinese and other text (unrelated Chinese texts share many
  * characters, in some order), "any of" the partial-copy measures and of the
  * homophone-invariant (pinyin) ones, the longest run and containment
- * together (a passage copied whole has both), whose weights tools/fit_match.py keeps
+ * together (a passage copied whole has both), the share in long common edge
+ * lines (paragraphs, not a template's lines: a revision that changed its
+ * middle), whose weights tools/fit_match.py keeps
  * >= 0 (inputs 0..13: a rising similarity never lowers the score, so one
  * overwhelming signal cannot be outvoted); the edge share and the Chinese
  * share, of either sign.
@@ -98,7 +100,7 @@ tfp_match_inputs2(const tfp_match_pair *p, double *x)
 	x[10] = fmax(fmax(rr, rc), f->ord1);
 	x[11] = f->zh * fmax(rp, f->dna);
 	x[12] = sqrt(f->run * f->c5);
-	x[13] = f->sim;
+	x[13] = p->edge_long;
 	x[14] = p->edge;
 	x[15] = f->zh;
 }

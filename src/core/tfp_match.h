@@ -36,7 +36,9 @@
  * ignored) lines of the two texts, a run going on over a gap of at most
  * TFP_MATCH_RESYNC short lines on each side (a line of a template that
  * changes from page to page: a date, related posts).  When both texts keep a
- * middle outside the edges and the edges are not empty, the similarities
+ * middle outside the edges and the edges are not empty (edge_long: the
+ * share of the shorter text's bytes in edge lines of TFP_MATCH_LONG bytes or
+ * more, paragraphs rather than a template's lines, which are short), the similarities
  * above are measured again on the middles (mid: without the short lines
  * both middles have, template lines that changed place), and edge is the share of
  * the shorter text's bytes in its edges; otherwise mid is the same as the
@@ -85,7 +87,8 @@ typedef struct tfp_match_pair
 {
 	tfp_match_features full,
 				mid;
-	double		edge;
+	double		edge,
+				edge_long;
 } tfp_match_pair;
 
 #define TFP_MATCH_NX 24			/* most inputs of a model (the rest weigh 0) */
@@ -93,6 +96,7 @@ typedef struct tfp_match_pair
 #define TFP_MATCH_NX2 16		/* inputs of model 2 (tfp_match_inputs2) */
 #define TFP_MATCH_RESYNC 3		/* the gap a common edge bridges, lines */
 #define TFP_MATCH_SHORT 100		/* ... each shorter than this, bytes */
+#define TFP_MATCH_LONG 200		/* an edge line this long is a paragraph */
 
 /* a non-blank line of a text: hash of its bytes other than white space,
  * byte range without the white space at its ends */

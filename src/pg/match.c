@@ -199,6 +199,18 @@ line_bytes(const tfp_match_line *l, size_t lo, size_t hi)
 	return n;
 }
 
+/* the bytes of the long lines (TFP_MATCH_LONG bytes or more) among [lo, hi) */
+static double
+long_bytes(const tfp_match_line *l, size_t lo, size_t hi)
+{
+	double		n = 0;
+
+	for (size_t i = lo; i < hi; i++)
+		if (l[i].end - l[i].start >= TFP_MATCH_LONG)
+			n += (double) (l[i].end - l[i].start);
+	return n;
+}
+
 /*
  * Model 2's middles (tfp_match.h): the common edges of the two texts, taken
  * in a fixed order of the two (shorter first, then by bytes) so that the
@@ -219,7 +231,7 @@ pair_middles(match_side *a, match_side *b, tfp_match_pair *p)
 	int			dist;
 
 	p->mid = p->full;
-	p->edge = 0.0;
+	p->edge = p->edge_long = 0.0;
 	if (x->len > y->len ||
 		(x->len == y->len && memcmp(x->text, y->text, x->len) > 0))
 	{
@@ -248,6 +260,7 @@ pair_middles(match_side *a, match_side *b, tfp_match_pair *p)
 		side_middle(y, ly, c.lead_b, c.trail_b, sx, nsx, &my);
 		pair_features(&mx, &my, &p->mid, &dist);
 		p->edge = all > 0 ? 1.0 - line_bytes(lx, c.lead_a, c.trail_a) / all : 0.0;
+		p->edge_long = all > 0 ? (long_bytes(lx, 0, c.lead_a) + long_bytes(lx, c.trail_a, nx)) / all : 0.0;
 	}
 	pfree(lx);
 	pfree(ly);
@@ -341,7 +354,7 @@ textfp_match(PG_FUNCTION_ARGS)
  * textfp_match_features(a text, b text, html text) returns float8[]: what
  * the models read, for tools/fit_match.py: the 12 features of the full
  * texts (in the order of tfp_match_features), the edge share, the 12
- * features of the middles (tfp_match.h)
+ * features of the middles, the share in long edge lines (tfp_match.h)
  */
 PG_FUNCTION_INFO_V1(textfp_match_features);
 Datum
@@ -352,7 +365,7 @@ textfp_match_features(PG_FUNCTION_ARGS)
 				b;
 	tfp_match_pair p;
 	int			dist;
-	Datum		d[25];
+	Datum		d[26];
 	const tfp_match_features *fs[2];
 
 	side_of(PG_GETARG_TEXT_PP(0), mode, &a);
@@ -380,5 +393,6 @@ textfp_match_features(PG_FUNCTION_ARGS)
 		v[11] = Float8GetDatum(f->zh);
 	}
 	d[12] = Float8GetDatum(p.edge);
-	PG_RETURN_ARRAYTYPE_P(construct_array(d, 25, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	d[25] = Float8GetDatum(p.edge_long);
+	PG_RETURN_ARRAYTYPE_P(construct_array(d, 26, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }

@@ -28,10 +28,11 @@ COMMENT ON FUNCTION @extschema@.textfp_match(text, text, text, int4)
 -- containment, ordered, ordered characters, longest run, Chinese share), the
 -- share of the shorter text in the common edges (a site template's leading
 -- and trailing lines), then the 12 similarities of the middles left between
--- the edges (src/core/tfp_match.h)
+-- the edges, and the share of the shorter text in long edge lines
+-- (paragraphs: src/core/tfp_match.h)
 CREATE FUNCTION @extschema@.textfp_match_features(a text, b text, html text DEFAULT 'auto')
 	RETURNS float8[]
 	AS 'MODULE_PATHNAME', 'textfp_match_features'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.textfp_match_features(text, text, text)
-	IS 'the similarities textfp_match reads: 12 of the full texts, the edge share, 12 of the middles between the common edges';
+	IS 'the similarities textfp_match reads: 12 of the full texts, the edge share, 12 of the middles between the common edges, the share in long edge lines';

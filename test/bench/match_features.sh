@@ -7,7 +7,7 @@
 #
 # SET.tsv: pairs as tools/make_match_set.py and tools/make_match_set2.py
 # write them (pair_id split kind lang label book a b, plus any columns after
-# b, ignored here).  OUT.tsv: pair_id, the 25 values of
+# b, ignored here).  OUT.tsv: pair_id, the 26 values of
 # textfp_match_features(a, b), then model 1's verdict and z (ln(score / (1 - score))) and the
 # default model's.
 set -euo pipefail
