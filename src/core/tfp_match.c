@@ -66,14 +66,63 @@ tfp_match_inputs(const tfp_match_features *f, double *x)
 	x[15] = fmax(fmax(rr, rc), f->ord1);
 }
 
+/*
+ * Inputs, version 2: the similarities of the middles (tfp_match.h; the
+ * full texts' when there is no common edge), the ordered-character overlap
+ * apart for Chinese and other text (unrelated Chinese texts share many
+ * characters, in some order), "any of" the partial-copy measures and of the
+ * homophone-invariant (pinyin) ones, the longest run and containment
+ * together (a passage copied whole has both), the share in long common edge
+ * lines (paragraphs, not a template's lines: a revision that changed its
+ * middle), whose weights tools/fit_match.py keeps
+ * >= 0 (inputs 0..13: a rising similarity never lowers the score, so one
+ * overwhelming signal cannot be outvoted); the edge share and the Chinese
+ * share, of either sign.
+ */
+void
+tfp_match_inputs2(const tfp_match_pair *p, double *x)
+{
+	const tfp_match_features *f = &p->mid;
+	double		rr = sqrt(f->run),
+				rc = sqrt(f->c5),
+				rp = sqrt(f->pc);
+
+	x[0] = f->j5;
+	x[1] = rc;
+	x[2] = f->j2;
+	x[3] = sqrt(f->c2);
+	x[4] = (1.0 - f->zh) * f->ord1;
+	x[5] = f->zh * f->ord1;
+	x[6] = rr;
+	x[7] = f->zh * f->dna;
+	x[8] = f->zh * rp;
+	x[9] = f->zh * f->pj;
+	x[10] = fmax(fmax(rr, rc), f->ord1);
+	x[11] = f->zh * fmax(rp, f->dna);
+	x[12] = sqrt(f->run * f->c5);
+	x[13] = p->edge_long;
+	x[14] = p->edge;
+	x[15] = f->zh;
+}
+
 double
-tfp_match_z(const tfp_match_model *m, const tfp_match_features *f)
+tfp_match_z(const tfp_match_model *m, const tfp_match_pair *p)
 {
 	double		x[TFP_MATCH_NX];
 	double		z = m->bias;
+	int			n;
 
-	tfp_match_inputs(f, x);
-	for (int i = 0; i < TFP_MATCH_NX; i++)
+	if (m->version == 1)
+	{
+		tfp_match_inputs(&p->full, x);
+		n = TFP_MATCH_NX1;
+	}
+	else
+	{
+		tfp_match_inputs2(p, x);
+		n = TFP_MATCH_NX2;
+	}
+	for (int i = 0; i < n; i++)
 		z += m->w[i] * x[i];
 	return z;
 }

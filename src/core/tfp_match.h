@@ -31,14 +31,34 @@
  *            over the shorter text's count: the longest copied passage
  *   zh       the share of Han features among the bigram-set features of
  *            both texts (0 = no Chinese, 1 = only Chinese)
+ * Model 2 also reads the texts' shared edges (tfp_match_edges.c): the
+ * longest common leading and trailing runs of (non-blank, white space
+ * ignored) lines of the two texts, a run going on over a gap of at most
+ * TFP_MATCH_RESYNC short lines on each side (a line of a template that
+ * changes from page to page: a date, related posts).  When both texts keep a
+ * middle outside the edges and the edges are not empty (edge_long: the
+ * share of the shorter text's bytes in edge lines of TFP_MATCH_LONG bytes or
+ * more, paragraphs rather than a template's lines, which are short), the similarities
+ * above are measured again on the middles (mid: without the short lines
+ * both middles have, template lines that changed place), and edge is the share of
+ * the shorter text's bytes in its edges; otherwise mid is the same as the
+ * full features and edge is 0 (a copy with a header or footer added has no
+ * common edge, or its whole shorter text is an edge).  Two articles in one
+ * site template share only the edges: their middles are unlike; the same
+ * article with and without a template has no common edge at all.
+ *
  * A model (a version: frozen forever once released, a later model is a new
- * version) is a logistic regression on fixed transforms of these,
- * z = bias + sum w[i] * x[i], fitted by tools/fit_match.py on the train
- * split of tools/make_match_set.py's labelled pairs; the verdict is
- * z >= threshold (chosen there by cross-validation over whole books of
- * that split for precision 0.99 on books it was not fitted on), the
- * score 1 / (1 + exp(-z)).  The sum runs in a fixed order in double
- * precision, so the verdict does not depend on the platform's exp().
+ * version) is a logistic regression on fixed transforms of these (its
+ * version's tfp_match_inputs*()), z = bias + sum w[i] * x[i], fitted by
+ * tools/fit_match.py; the verdict is z >= threshold, the score
+ * 1 / (1 + exp(-z)).  The sum runs in a fixed order in double precision, so
+ * the verdict does not depend on the platform's exp().  Model 1: fitted on
+ * the train split of tools/make_match_set.py's labelled pairs, threshold by
+ * cross-validation over whole books of that split.  Model 2: the
+ * similarities of the middles, every weight of a similarity >= 0 (the score
+ * never falls when a similarity rises), fitted on the train parts of both
+ * labelled sets (tools/make_match_set.py and tools/make_match_set2.py),
+ * threshold chosen on their held-out parts (tools/fit_match.py).
  */
 #ifndef TFP_MATCH_H
 #define TFP_MATCH_H
@@ -62,7 +82,40 @@ typedef struct tfp_match_features
 				zh;
 } tfp_match_features;
 
-#define TFP_MATCH_NX 16			/* inputs of a model (tfp_match_inputs) */
+/* what model 2 reads: the full texts' features, the middles', the edge */
+typedef struct tfp_match_pair
+{
+	tfp_match_features full,
+				mid;
+	double		edge,
+				edge_long;
+} tfp_match_pair;
+
+#define TFP_MATCH_NX 24			/* most inputs of a model (the rest weigh 0) */
+#define TFP_MATCH_NX1 16		/* inputs of model 1 (tfp_match_inputs) */
+#define TFP_MATCH_NX2 16		/* inputs of model 2 (tfp_match_inputs2) */
+#define TFP_MATCH_RESYNC 3		/* the gap a common edge bridges, lines */
+#define TFP_MATCH_SHORT 100		/* ... each shorter than this, bytes */
+#define TFP_MATCH_LONG 200		/* an edge line this long is a paragraph */
+
+/* a non-blank line of a text: hash of its bytes other than white space,
+ * byte range without the white space at its ends */
+typedef struct tfp_match_line
+{
+	uint64_t	hash;
+	size_t		start,
+				end;
+} tfp_match_line;
+
+/* the edges of two texts, in lines of tfp_match_lines(): lines
+ * [0, lead) and [trail, n) of each text are edges */
+typedef struct tfp_match_cut
+{
+	size_t		lead_a,
+				lead_b,
+				trail_a,
+				trail_b;
+} tfp_match_cut;
 
 typedef struct tfp_match_model
 {
@@ -85,8 +138,20 @@ extern const tfp_match_model *tfp_match_get_model(int version);
 extern void tfp_match_sets(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny,
 						   double *jaccard, double *containment);
 
-/* the inputs x[0..TFP_MATCH_NX) of a model from the features */
+/* the inputs x[0..TFP_MATCH_NX1) of model 1 from the features */
 extern void tfp_match_inputs(const tfp_match_features *f, double *x);
+
+/* the inputs x[0..TFP_MATCH_NX2) of model 2 */
+extern void tfp_match_inputs2(const tfp_match_pair *p, double *x);
+
+/* at most how many lines s[0..len) has, and its non-blank lines (out holds
+ * tfp_match_line_bound() of them; returns their count) */
+extern size_t tfp_match_line_bound(const char *s, size_t len);
+extern size_t tfp_match_lines(const char *s, size_t len, tfp_match_line *out);
+
+/* the common edges of the lines a[0..na) and b[0..nb) */
+extern void tfp_match_edges(const tfp_match_line *a, size_t na,
+							const tfp_match_line *b, size_t nb, tfp_match_cut *cut);
 
 /*
  * The ordered overlap (ord above) of the feature sequences a[0..na) and
@@ -107,7 +172,19 @@ extern size_t tfp_match_run_scratch(size_t nb);
 extern size_t tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 							uint64_t *scratch);
 
-/* z of a model */
-extern double tfp_match_z(const tfp_match_model *m, const tfp_match_features *f);
+/*
+ * The hashes of the short lines (shorter than TFP_MATCH_SHORT bytes) among
+ * l[lo..hi), sorted and distinct, into set (room for hi - lo); and a middle:
+ * the lines l[lo..hi) of s joined by newlines without the short ones whose
+ * hash is in set[0..n) (the other text's), into out (room for the bytes of
+ * s from l[lo].start to l[hi - 1].end); returns the count, the length
+ */
+extern size_t tfp_match_short_set(const tfp_match_line *l, size_t lo, size_t hi,
+								  uint64_t *set);
+extern size_t tfp_match_middle(const char *s, const tfp_match_line *l, size_t lo, size_t hi,
+							   const uint64_t *set, size_t n, char *out);
+
+/* z of a model (model 1 reads p->full only) */
+extern double tfp_match_z(const tfp_match_model *m, const tfp_match_pair *p);
 
 #endif							/* TFP_MATCH_H */

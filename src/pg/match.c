@@ -10,6 +10,9 @@
 
 #include "access/htup_details.h"
 #include "funcapi.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
@@ -72,24 +75,15 @@ tw_fold(const char *s, size_t *len)
 	return out;
 }
 
+/* the features of a side's text s[0..len) (after extraction and fold) */
 static void
-side_of(text *t, int html_mode, match_side *m)
+side_features(const char *s, size_t len, match_side *m)
 {
 	tfp_feature_opts o5 = {5, 3, FOLDS};
 	tfp_feature_opts o2 = {2, 1, FOLDS};
 	tfp_feature_opts o1 = {1, 1, FOLDS};
 	tfp_simhash_acc acc;
-	size_t		len;
-	const char *s = textfp_text_utf8(t, &len);
 
-	m->html = html_mode == 1 || (html_mode == 0 && tfp_html_looks_like(s, len));
-	if (m->html)
-	{
-		tfp_html_opts ho = {1, 1, 0};
-
-		s = textfp_html_extract(s, len, &ho, &len);
-	}
-	s = tw_fold(s, &len);
 	/* three passes over the text: the sets are those of the sequences, the
 	 * simhash that of the bigram-kind sequence (as tfp_simhash_text) */
 	m->seq5 = textfp_feature_seq_utf8(s, len, &o5, &m->nseq5);
@@ -109,6 +103,24 @@ side_of(text *t, int html_mode, match_side *m)
 	m->ndna = 0;
 }
 
+static void
+side_of(text *t, int html_mode, match_side *m)
+{
+	size_t		len;
+	const char *s = textfp_text_utf8(t, &len);
+	bool		html = html_mode == 1 || (html_mode == 0 && tfp_html_looks_like(s, len));
+
+	if (html)
+	{
+		tfp_html_opts ho = {1, 1, 0};
+
+		s = textfp_html_extract(s, len, &ho, &len);
+	}
+	s = tw_fold(s, &len);
+	side_features(s, len, m);
+	m->html = html;
+}
+
 /* the pinyin features of a side (only computed when a text has Chinese:
  * otherwise the model does not use them) */
 static void
@@ -120,6 +132,138 @@ side_pinyin(match_side *m)
 
 	m->sp = textfp_shingle_set_utf8(py, plen, &o5, &m->np, NULL, NULL);
 	m->dna = textfp_pinyin_dna_utf8(m->text, m->len, &m->ndna);
+}
+
+/* the features of two sides (pinyin ones when either has Han letters);
+ * *dist: the simhash distance */
+static void
+pair_features(match_side *a, match_side *b, tfp_match_features *f, int *dist)
+{
+	double		dummy;
+
+	if (a->han2 + b->han2 > 0)
+	{
+		side_pinyin(a);
+		side_pinyin(b);
+	}
+	tfp_match_sets(a->s5, a->n5, b->s5, b->n5, &f->j5, &f->c5);
+	tfp_match_sets(a->s2, a->n2, b->s2, b->n2, &f->j2, &f->c2);
+	tfp_match_sets(a->sp, a->np, b->sp, b->np, &f->pj, &f->pc);
+	tfp_match_sets((const uint64 *) a->dna, a->ndna, (const uint64 *) b->dna, b->ndna, &f->dna, &dummy);
+	{
+		size_t		need = Max(Max(tfp_match_order_scratch(a->nseq2), tfp_match_order_scratch(b->nseq2)),
+							   Max(tfp_match_order_scratch(a->nseq1), tfp_match_order_scratch(b->nseq1)));
+		uint64	   *scratch;
+		size_t		r,
+					mn;
+
+		need = Max(need, Max(tfp_match_run_scratch(a->n5), tfp_match_run_scratch(b->n5)));
+		scratch = palloc_extended(need * sizeof(uint64), MCXT_ALLOC_HUGE);
+		/* both ways: each caps occurrences in the other text (symmetric) */
+		f->ord = Max(tfp_match_order(a->seq2, a->nseq2, b->seq2, b->nseq2, scratch),
+					tfp_match_order(b->seq2, b->nseq2, a->seq2, a->nseq2, scratch));
+		f->ord1 = Max(tfp_match_order(a->seq1, a->nseq1, b->seq1, b->nseq1, scratch),
+					 tfp_match_order(b->seq1, b->nseq1, a->seq1, a->nseq1, scratch));
+		r = Max(tfp_match_run(a->seq5, a->nseq5, b->s5, b->n5, scratch),
+				tfp_match_run(b->seq5, b->nseq5, a->s5, a->n5, scratch));
+		mn = Min(a->nseq5, b->nseq5);
+		f->run = mn == 0 ? 0.0 : Min(1.0, (double) r / (double) mn);
+		pfree(scratch);
+	}
+	*dist = tfp_hamming64(a->sh, b->sh);
+	f->sim = (a->n2 == 0 || b->n2 == 0) ? 0.0 : 1.0 - *dist / 64.0;
+	f->zh = (a->all2 + b->all2) == 0 ? 0.0 : (double) (a->han2 + b->han2) / (double) (a->all2 + b->all2);
+}
+
+/* the middle of a side: its lines [lead, trail) without the short lines
+ * of set[0..n) (tfp_match_middle) */
+static void
+side_middle(const match_side *m, const tfp_match_line *l, size_t lead, size_t trail,
+			const uint64 *set, size_t n, match_side *mid)
+{
+	char	   *out = palloc_extended(l[trail - 1].end - l[lead].start + 1, MCXT_ALLOC_HUGE);
+	size_t		len = tfp_match_middle(m->text, l, lead, trail, set, n, out);
+
+	side_features(out, len, mid);
+	mid->html = m->html;
+}
+
+/* the bytes of lines [lo, hi) other than white space at their ends */
+static double
+line_bytes(const tfp_match_line *l, size_t lo, size_t hi)
+{
+	double		n = 0;
+
+	for (size_t i = lo; i < hi; i++)
+		n += (double) (l[i].end - l[i].start);
+	return n;
+}
+
+/* the bytes of the long lines (TFP_MATCH_LONG bytes or more) among [lo, hi) */
+static double
+long_bytes(const tfp_match_line *l, size_t lo, size_t hi)
+{
+	double		n = 0;
+
+	for (size_t i = lo; i < hi; i++)
+		if (l[i].end - l[i].start >= TFP_MATCH_LONG)
+			n += (double) (l[i].end - l[i].start);
+	return n;
+}
+
+/*
+ * Model 2's middles (tfp_match.h): the common edges of the two texts, taken
+ * in a fixed order of the two (shorter first, then by bytes) so that the
+ * result is symmetric, and when both keep a middle, the features of the
+ * middles and the edge share of the shorter text; otherwise the full
+ * texts' features and 0.
+ */
+static void
+pair_middles(match_side *a, match_side *b, tfp_match_pair *p)
+{
+	match_side *x = a,
+			   *y = b;
+	tfp_match_line *lx,
+			   *ly;
+	size_t		nx,
+				ny;
+	tfp_match_cut c;
+	int			dist;
+
+	p->mid = p->full;
+	p->edge = p->edge_long = 0.0;
+	if (x->len > y->len ||
+		(x->len == y->len && memcmp(x->text, y->text, x->len) > 0))
+	{
+		x = b;
+		y = a;
+	}
+	lx = palloc_extended(tfp_match_line_bound(x->text, x->len) * sizeof(tfp_match_line),
+						 MCXT_ALLOC_HUGE);
+	ly = palloc_extended(tfp_match_line_bound(y->text, y->len) * sizeof(tfp_match_line),
+						 MCXT_ALLOC_HUGE);
+	nx = tfp_match_lines(x->text, x->len, lx);
+	ny = tfp_match_lines(y->text, y->len, ly);
+	CHECK_FOR_INTERRUPTS();
+	tfp_match_edges(lx, nx, ly, ny, &c);
+	if ((c.lead_a > 0 || c.trail_a < nx) && c.lead_a < c.trail_a && c.lead_b < c.trail_b)
+	{
+		match_side mx,
+					my;
+		double		all = line_bytes(lx, 0, nx);
+		uint64	   *sx = palloc_extended((c.trail_a - c.lead_a) * sizeof(uint64), MCXT_ALLOC_HUGE),
+				   *sy = palloc_extended((c.trail_b - c.lead_b) * sizeof(uint64), MCXT_ALLOC_HUGE);
+		size_t		nsx = tfp_match_short_set(lx, c.lead_a, c.trail_a, sx),
+					nsy = tfp_match_short_set(ly, c.lead_b, c.trail_b, sy);
+
+		side_middle(x, lx, c.lead_a, c.trail_a, sy, nsy, &mx);
+		side_middle(y, ly, c.lead_b, c.trail_b, sx, nsx, &my);
+		pair_features(&mx, &my, &p->mid, &dist);
+		p->edge = all > 0 ? 1.0 - line_bytes(lx, c.lead_a, c.trail_a) / all : 0.0;
+		p->edge_long = all > 0 ? (long_bytes(lx, 0, c.lead_a) + long_bytes(lx, c.trail_a, nx)) / all : 0.0;
+	}
+	pfree(lx);
+	pfree(ly);
 }
 
 static int
@@ -159,8 +303,8 @@ textfp_match(PG_FUNCTION_ARGS)
 	match_side	a,
 				b;
 	tfp_match_features f;
-	double		z,
-				dummy;
+	tfp_match_pair p;
+	double		z;
 	int			dist;
 	TupleDesc	td;
 	Datum		values[16];
@@ -169,47 +313,21 @@ textfp_match(PG_FUNCTION_ARGS)
 	if (model == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("textfp_match model must be 1, not %d", version),
-				 errdetail("Model 1 is the only model of textfp_match.")));
+				 errmsg("textfp_match model must be 1 to %d, not %d",
+						tfp_match_models[tfp_match_nmodels - 1].version, version),
+				 errdetail("Model %d is the default; model 1 is the first, kept unchanged.",
+						   tfp_match_models[tfp_match_nmodels - 1].version)));
 	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("textfp_match must be called in a context that accepts a record")));
 	side_of(PG_GETARG_TEXT_PP(0), mode, &a);
 	side_of(PG_GETARG_TEXT_PP(1), mode, &b);
-	if (a.han2 + b.han2 > 0)
-	{
-		side_pinyin(&a);
-		side_pinyin(&b);
-	}
-	tfp_match_sets(a.s5, a.n5, b.s5, b.n5, &f.j5, &f.c5);
-	tfp_match_sets(a.s2, a.n2, b.s2, b.n2, &f.j2, &f.c2);
-	tfp_match_sets(a.sp, a.np, b.sp, b.np, &f.pj, &f.pc);
-	tfp_match_sets((const uint64 *) a.dna, a.ndna, (const uint64 *) b.dna, b.ndna, &f.dna, &dummy);
-	{
-		size_t		need = Max(Max(tfp_match_order_scratch(a.nseq2), tfp_match_order_scratch(b.nseq2)),
-							   Max(tfp_match_order_scratch(a.nseq1), tfp_match_order_scratch(b.nseq1)));
-		uint64	   *scratch;
-		size_t		r,
-					m;
-
-		need = Max(need, Max(tfp_match_run_scratch(a.n5), tfp_match_run_scratch(b.n5)));
-		scratch = palloc_extended(need * sizeof(uint64), MCXT_ALLOC_HUGE);
-		/* both ways: each caps occurrences in the other text (symmetric) */
-		f.ord = Max(tfp_match_order(a.seq2, a.nseq2, b.seq2, b.nseq2, scratch),
-					tfp_match_order(b.seq2, b.nseq2, a.seq2, a.nseq2, scratch));
-		f.ord1 = Max(tfp_match_order(a.seq1, a.nseq1, b.seq1, b.nseq1, scratch),
-					 tfp_match_order(b.seq1, b.nseq1, a.seq1, a.nseq1, scratch));
-		r = Max(tfp_match_run(a.seq5, a.nseq5, b.s5, b.n5, scratch),
-				tfp_match_run(b.seq5, b.nseq5, a.s5, a.n5, scratch));
-		m = Min(a.nseq5, b.nseq5);
-		f.run = m == 0 ? 0.0 : Min(1.0, (double) r / (double) m);
-		pfree(scratch);
-	}
-	dist = tfp_hamming64(a.sh, b.sh);
-	f.sim = (a.n2 == 0 || b.n2 == 0) ? 0.0 : 1.0 - dist / 64.0;
-	f.zh = (a.all2 + b.all2) == 0 ? 0.0 : (double) (a.han2 + b.han2) / (double) (a.all2 + b.all2);
-	z = tfp_match_z(model, &f);
+	pair_features(&a, &b, &p.full, &dist);
+	f = p.full;
+	if (version >= 2)
+		pair_middles(&a, &b, &p);
+	z = tfp_match_z(model, &p);
 	if (a.n2 == 0 || b.n2 == 0)
 		z = -INFINITY;			/* a text without features copies nothing */
 	values[0] = BoolGetDatum(z >= model->threshold);
@@ -230,4 +348,51 @@ textfp_match(PG_FUNCTION_ARGS)
 	values[15] = BoolGetDatum(b.html);
 	td = BlessTupleDesc(td);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, values, nulls)));
+}
+
+/*
+ * textfp_match_features(a text, b text, html text) returns float8[]: what
+ * the models read, for tools/fit_match.py: the 12 features of the full
+ * texts (in the order of tfp_match_features), the edge share, the 12
+ * features of the middles, the share in long edge lines (tfp_match.h)
+ */
+PG_FUNCTION_INFO_V1(textfp_match_features);
+Datum
+textfp_match_features(PG_FUNCTION_ARGS)
+{
+	int			mode = html_mode(PG_GETARG_TEXT_PP(2));
+	match_side	a,
+				b;
+	tfp_match_pair p;
+	int			dist;
+	Datum		d[26];
+	const tfp_match_features *fs[2];
+
+	side_of(PG_GETARG_TEXT_PP(0), mode, &a);
+	side_of(PG_GETARG_TEXT_PP(1), mode, &b);
+	pair_features(&a, &b, &p.full, &dist);
+	pair_middles(&a, &b, &p);
+	fs[0] = &p.full;
+	fs[1] = &p.mid;
+	for (int k = 0; k < 2; k++)
+	{
+		const tfp_match_features *f = fs[k];
+		Datum	   *v = d + 13 * k;
+
+		v[0] = Float8GetDatum(f->j5);
+		v[1] = Float8GetDatum(f->c5);
+		v[2] = Float8GetDatum(f->j2);
+		v[3] = Float8GetDatum(f->c2);
+		v[4] = Float8GetDatum(f->sim);
+		v[5] = Float8GetDatum(f->dna);
+		v[6] = Float8GetDatum(f->pj);
+		v[7] = Float8GetDatum(f->pc);
+		v[8] = Float8GetDatum(f->ord);
+		v[9] = Float8GetDatum(f->ord1);
+		v[10] = Float8GetDatum(f->run);
+		v[11] = Float8GetDatum(f->zh);
+	}
+	d[12] = Float8GetDatum(p.edge);
+	d[25] = Float8GetDatum(p.edge_long);
+	PG_RETURN_ARRAYTYPE_P(construct_array(d, 26, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }

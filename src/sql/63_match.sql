@@ -8,7 +8,7 @@
 --
 
 CREATE FUNCTION @extschema@.textfp_match(a text, b text, html text DEFAULT 'auto',
-		model int4 DEFAULT 1,
+		model int4 DEFAULT 2,
 		OUT verdict boolean, OUT score float8,
 		OUT shingle_jaccard float8, OUT shingle_containment float8,
 		OUT bigram_jaccard float8, OUT bigram_containment float8,
@@ -21,3 +21,18 @@ CREATE FUNCTION @extschema@.textfp_match(a text, b text, html text DEFAULT 'auto
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.textfp_match(text, text, text, int4)
 	IS 'is b a copy of a: a verdict (precision 0.99), a score in 0..1, and the similarities it comes from';
+
+-- what textfp_match's models read, for tools/fit_match.py: the 12
+-- similarities of the full texts (shingle Jaccard, containment, bigram
+-- Jaccard, containment, simhash similarity, pinyin DNA, pinyin Jaccard,
+-- containment, ordered, ordered characters, longest run, Chinese share), the
+-- share of the shorter text in the common edges (a site template's leading
+-- and trailing lines), then the 12 similarities of the middles left between
+-- the edges, and the share of the shorter text in long edge lines
+-- (paragraphs: src/core/tfp_match.h)
+CREATE FUNCTION @extschema@.textfp_match_features(a text, b text, html text DEFAULT 'auto')
+	RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'textfp_match_features'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.textfp_match_features(text, text, text)
+	IS 'the similarities textfp_match reads: 12 of the full texts, the edge share, 12 of the middles between the common edges, the share in long edge lines';

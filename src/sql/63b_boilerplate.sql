@@ -172,10 +172,10 @@ COMMENT ON FUNCTION @extschema@.textfp_build_boilerplate(regclass, name, name, i
 -- options), and its lines stripped after; a text that strips to nothing
 -- (every line of it boilerplate, e.g. an article syndicated more than
 -- min_docs times) is compared whole, as without a lexicon.  The OUT columns
--- are the original's.
+-- and the default model are the original's (keep them so).
 CREATE FUNCTION @extschema@.textfp_match(a text, b text,
 		boilerplate @extschema@.textfp_boilerplate,
-		html text DEFAULT 'auto', model int4 DEFAULT 1,
+		html text DEFAULT 'auto', model int4 DEFAULT 2,
 		OUT verdict boolean, OUT score float8,
 		OUT shingle_jaccard float8, OUT shingle_containment float8,
 		OUT bigram_jaccard float8, OUT bigram_containment float8,

@@ -268,6 +268,11 @@ push @cancel,
 	[ 'textfp_build_boilerplate, sites', "SELECT textfp_boilerplate_size(textfp_build_boilerplate('lim_bigdocs', 'body', 'site', min_site_docs => 2))" ],
 	# stripping 128 MB (one line), again and again
 	[ '128 MB text: textfp_strip_boilerplate', "SELECT count(textfp_strip_boilerplate(t, 'v1 lines 0000000000000001')) FROM bigtext, generate_series(1, 1000)" ],
+	# 16 MB of short lines against the same with a footer line: both models
+	# of textfp_match, the lines and edges of model 2, its features
+	[ 'textfp_match model 1', "SELECT (textfp_match(s, s || E'\\nfooter', model => 1)).verdict FROM (SELECT replace(left(t, 16000000), 'ghi ', E'ghi\\n') s FROM bigtext) x" ],
+	[ 'textfp_match model 2', "SELECT (textfp_match(s, s || E'\\nfooter')).verdict FROM (SELECT replace(left(t, 16000000), 'ghi ', E'ghi\\n') s FROM bigtext) x" ],
+	[ 'textfp_match_features', "SELECT textfp_match_features(E'head\\n' || s, E'head\\n' || z) FROM (SELECT replace(left(t, 16000000), 'ghi ', E'ghi\\n') s, left(z, 16000000) z FROM bigtext) x" ],
 	map { [ "128 MB text: $_->[0]", "SELECT $_->[1] FROM bigtext" ] } (
 		[ 'simhash', 'simhash(t)' ], [ 'minhash k=4096', 'minhash(t, 4096)' ], [ 'shingles', 'shingles(t)' ],
 		[ 'shingle_jaccard', 'shingle_jaccard(t, t)' ], [ 'pinyin', 'md5(pinyin(z))' ],

@@ -136,6 +136,76 @@ order_sorted(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 	return (double) len / (double) (na < nb ? na : nb);
 }
 
+/* an article's line, longer than TFP_MATCH_SHORT */
+#define ART "An article line long enough not to be taken for a line of a template: " \
+	"it runs on past one hundred bytes of text. "
+
+/* the lines of s (as tfp_match_lines) into l, their count */
+static size_t
+lines_of(const char *s, tfp_match_line *l)
+{
+	check(tfp_match_line_bound(s, strlen(s)) <= 64, "line bound within the test's buffer");
+	return tfp_match_lines(s, strlen(s), l);
+}
+
+/*
+ * The common edges of two texts and their middles (tfp_match_edges.c):
+ * a template around two articles, the gap of short lines a run bridges and
+ * the long line it does not, the trailing run that stops at the leading
+ * one, and the middles without the short lines both have.
+ */
+static void
+test_edges(void)
+{
+	tfp_match_line la[64],
+				lb[64];
+	tfp_match_cut c;
+	size_t		na,
+				nb;
+	const char *pa = "Site | Home\n  Posted 2024-03-01\nNav a b c\n\n"
+		"The first article has this long opening paragraph about installing the system on a server, " ART "\n"
+		"Its second paragraph is shorter.\nFooter licence\n(c) site",
+			   *pb = "Site  |  Home\nPosted 2024-03-09\nNav a b c\n"
+		"The second article is about something else entirely and its paragraph is long as well, " ART "\n"
+		"Footer licence\n(c) site\n";
+	char		out[256];
+	uint64_t	set[64];
+	size_t		ns,
+				len;
+
+	na = lines_of(pa, la);
+	nb = lines_of(pb, lb);
+	check(na == 7 && nb == 6, "blank lines are not lines");
+	check(la[0].hash == lb[0].hash && la[1].hash != lb[1].hash, "white space is ignored, text is not");
+	check(la[1].start == 14 && pa[la[1].end] == '\n', "lines are trimmed");
+	tfp_match_edges(la, na, lb, nb, &c);
+	check(c.lead_a == 3 && c.lead_b == 3, "the leading run bridges a short line (the date)");
+	check(c.trail_a == 5 && c.trail_b == 4, "the trailing run: footer and licence");
+	/* a long line that differs ends the run: no resync over a paragraph */
+	pa = "Head\nA long paragraph of the first text which is well over one hundred bytes long, so it is not a template line at all.\nSame\nTail";
+	pb = "Head\nA long paragraph of the other text, also well over one hundred bytes long, and so it is not a template line either.\nSame\nTail";
+	na = lines_of(pa, la);
+	nb = lines_of(pb, lb);
+	tfp_match_edges(la, na, lb, nb, &c);
+	check(c.lead_a == 1 && c.trail_a == 2 && c.lead_b == 1 && c.trail_b == 2,
+		  "a long line that differs is the middle");
+	/* identical texts: the leading run takes all, the trailing run nothing */
+	tfp_match_edges(la, na, la, na, &c);
+	check(c.lead_a == na && c.trail_a == na && c.lead_b == na && c.trail_b == na,
+		  "identical texts: all leading, no middle");
+	/* the middles without the short lines both have */
+	pa = "H\nRelated: one\n" ART "A\nX1\nF";
+	pb = "H\n" ART "B\nRelated: one\nX2\nF";
+	na = lines_of(pa, la);
+	nb = lines_of(pb, lb);
+	tfp_match_edges(la, na, lb, nb, &c);
+	ns = tfp_match_short_set(lb, c.lead_b, c.trail_b, set);
+	len = tfp_match_middle(pa, la, c.lead_a, c.trail_a, set, ns, out);
+	check(c.lead_a == 1 && c.trail_a == na - 1 && len == strlen(ART "A\nX1") &&
+		  memcmp(out, ART "A\nX1", len) == 0,
+		  "a middle without the short lines the other middle has");
+}
+
 int
 main(void)
 {
@@ -152,8 +222,10 @@ main(void)
 	tfp_match_sets(x, 4, y, 0, &j, &c);
 	check(j == 0 && c == 0, "an empty set: 0, 0");
 	check(tfp_match_order(x, 4, y, 0, scratch) == 0, "ordered overlap with nothing is 0");
-	check(tfp_match_get_model(1) != NULL && tfp_match_get_model(0) == NULL &&
-		  tfp_match_get_model(2) == NULL, "model 1 exists, 0 and 2 do not");
+	check(tfp_match_get_model(1) != NULL && tfp_match_get_model(2) != NULL &&
+		  tfp_match_get_model(0) == NULL && tfp_match_get_model(3) == NULL,
+		  "models 1 and 2 exist, 0 and 3 do not");
+	test_edges();
 	for (int t = 0; t < 3000; t++)
 	{
 		uint64_t	a[60],

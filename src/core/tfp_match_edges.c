@@ -1,0 +1,241 @@
+/*
+ * tfp_match_edges.c -- the shared edges of two texts, for textfp_match()'s
+ * model 2: the longest common leading and trailing runs of lines (a site
+ * template's header and footer around two articles), so that the
+ * similarities can be measured again on what is left, the middles
+ * (definition in tfp_match.h)
+ */
+#include <string.h>
+
+#include "tfp_match.h"
+#include "tfp_sort.h"
+
+static inline int
+is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+size_t
+tfp_match_line_bound(const char *s, size_t len)
+{
+	size_t		n = 1;
+	const char *p = s,
+			   *end = s + len;
+
+	while (p < end && (p = memchr(p, '\n', (size_t) (end - p))) != NULL)
+	{
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/*
+ * The lines of s that are not blank: their byte ranges without the leading
+ * and trailing white space, and a hash (64-bit FNV-1a) of their bytes other
+ * than white space (a line re-indented or re-spaced is the same line).
+ */
+size_t
+tfp_match_lines(const char *s, size_t len, tfp_match_line *out)
+{
+	size_t		n = 0,
+				i = 0;
+
+	while (i < len)
+	{
+		size_t		st = i,
+					en;
+		uint64_t	h = 14695981039346656037ULL;
+		int			any = 0;
+
+		while (i < len && s[i] != '\n')
+			i++;
+		en = i;
+		i++;					/* past the newline */
+		while (st < en && is_space((unsigned char) s[st]))
+			st++;
+		while (en > st && is_space((unsigned char) s[en - 1]))
+			en--;
+		for (size_t k = st; k < en; k++)
+		{
+			if (is_space((unsigned char) s[k]))
+				continue;
+			h = (h ^ (unsigned char) s[k]) * 1099511628211ULL;
+			any = 1;
+		}
+		if (!any)
+			continue;
+		out[n].hash = h;
+		out[n].start = st;
+		out[n].end = en;
+		n++;
+	}
+	return n;
+}
+
+/* are the n lines l[from..from + n) all shorter than TFP_MATCH_SHORT bytes? */
+static int
+short_lines(const tfp_match_line *l, size_t from, size_t n)
+{
+	for (size_t k = from; k < from + n; k++)
+		if (l[k].end - l[k].start >= TFP_MATCH_SHORT)
+			return 0;
+	return 1;
+}
+
+/*
+ * The next pair of equal lines at most TFP_MATCH_RESYNC lines ahead on each
+ * side, from a[i], b[j] (step +1) or backwards (step -1) within the bounds
+ * [alo, ahi) and [blo, bhi), the lines skipped all short (shorter than
+ * TFP_MATCH_SHORT bytes: a date, a list of related posts, a line of a
+ * template that changes from page to page, not a paragraph); the nearest
+ * (least di + dj, then the least di): 1 and *di, *dj, or 0.
+ */
+static int
+resync(const tfp_match_line *a, size_t i, size_t alo, size_t ahi,
+	   const tfp_match_line *b, size_t j, size_t blo, size_t bhi,
+	   int step, size_t *di, size_t *dj)
+{
+	for (size_t s = 1; s <= 2 * TFP_MATCH_RESYNC; s++)
+		for (size_t x = 0; x <= s && x <= TFP_MATCH_RESYNC; x++)
+		{
+			size_t		y = s - x;
+			size_t		ii,
+						jj;
+
+			if (y > TFP_MATCH_RESYNC)
+				continue;
+			if (step > 0)
+			{
+				if (i + x >= ahi || j + y >= bhi)
+					continue;
+				ii = i + x;
+				jj = j + y;
+			}
+			else
+			{
+				if (i < alo + x || j < blo + y)
+					continue;
+				ii = i - x;
+				jj = j - y;
+			}
+			if (a[ii].hash == b[jj].hash &&
+				short_lines(a, step > 0 ? i : ii + 1, x) &&
+				short_lines(b, step > 0 ? j : jj + 1, y))
+			{
+				*di = x;
+				*dj = y;
+				return 1;
+			}
+		}
+	return 0;
+}
+
+/*
+ * The edges.  Leading: from the first lines, equal lines advance both
+ * sides; at a difference, the nearest equal pair at most TFP_MATCH_RESYNC
+ * short lines ahead on each side (resync()) continues the run, else the run
+ * ends after its last equal pair.  Trailing: the same from the last lines backwards, never into the
+ * leading run.  O((na + nb) R^2) for R = TFP_MATCH_RESYNC.  The result is
+ * not symmetric in a and b when a resync has ties; the caller orders them.
+ */
+void
+tfp_match_edges(const tfp_match_line *a, size_t na, const tfp_match_line *b, size_t nb,
+				tfp_match_cut *cut)
+{
+	size_t		i = 0,
+				j = 0,
+				di,
+				dj;
+
+	cut->lead_a = cut->lead_b = 0;
+	while (i < na && j < nb)
+	{
+		if (a[i].hash != b[j].hash)
+		{
+			if (!resync(a, i, 0, na, b, j, 0, nb, 1, &di, &dj))
+				break;
+			i += di;
+			j += dj;
+		}
+		i++;
+		j++;
+		cut->lead_a = i;
+		cut->lead_b = j;
+	}
+	cut->trail_a = na;
+	cut->trail_b = nb;
+	i = na;
+	j = nb;
+	while (i > cut->lead_a && j > cut->lead_b)
+	{
+		if (a[i - 1].hash != b[j - 1].hash)
+		{
+			if (!resync(a, i - 1, cut->lead_a, na, b, j - 1, cut->lead_b, nb, -1, &di, &dj))
+				break;
+			i -= di;
+			j -= dj;
+		}
+		i--;
+		j--;
+		cut->trail_a = i;
+		cut->trail_b = j;
+	}
+}
+
+/* is h among v[0..n), sorted as int64 (tfp_sort_unique_u64)? */
+static int
+sorted_has(const uint64_t *v, size_t n, uint64_t h)
+{
+	size_t		lo = 0,
+				hi = n;
+
+	while (lo < hi)
+	{
+		size_t		m = lo + (hi - lo) / 2;
+
+		if ((int64_t) v[m] < (int64_t) h)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < n && v[lo] == h;
+}
+
+size_t
+tfp_match_short_set(const tfp_match_line *l, size_t lo, size_t hi, uint64_t *set)
+{
+	size_t		n = 0;
+
+	for (size_t i = lo; i < hi; i++)
+		if (l[i].end - l[i].start < TFP_MATCH_SHORT)
+			set[n++] = l[i].hash;
+	return tfp_sort_unique_u64(set, n, NULL);
+}
+
+/*
+ * The middle of a text: its lines [lo, hi) joined by newlines, without the
+ * short lines that are among the other middle's short lines (set[0..n),
+ * tfp_match_short_set()): a template's lines that changed place (a longer
+ * list of related posts, an advert moved) are no evidence of a copy.
+ */
+size_t
+tfp_match_middle(const char *s, const tfp_match_line *l, size_t lo, size_t hi,
+				 const uint64_t *set, size_t n, char *out)
+{
+	size_t		len = 0;
+
+	for (size_t i = lo; i < hi; i++)
+	{
+		size_t		w = l[i].end - l[i].start;
+
+		if (w < TFP_MATCH_SHORT && sorted_has(set, n, l[i].hash))
+			continue;
+		if (len > 0)
+			out[len++] = '\n';
+		memcpy(out + len, s + l[i].start, w);
+		len += w;
+	}
+	return len;
+}
