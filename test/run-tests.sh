@@ -15,7 +15,8 @@
 #     the same on PostgreSQL 13 and 17 (test/run-pg.sh, without the
 #     sanitizer builds), in the background beside 15.
 #   Env: TEXTFP_SKIP_TAP=1, TEXTFP_KEEP_TMP=1, TFP_REGRESS_JOBS (streams of
-#   pg_regress, default the cores, at most 4), TFP_OTHER_VERSIONS (--full:
+#   pg_regress, default the cores, at most 4), TFP_TAP_PARALLEL=0 (TAP after
+#   pg_regress, not beside it), TFP_OTHER_VERSIONS (--full:
 #   default "13 17"; empty: PostgreSQL 15 only), TFP_OTHER_ARGS (what they
 #   run, default "--full --no-san --no-other-versions"), and the settings
 #   listed in test/lib/common.sh.
@@ -51,7 +52,7 @@ for a in "$@"; do
         # used by the --full run itself for PostgreSQL 13 and 17 (test/run-pg.sh)
         --no-san) NO_SAN=1 ;;
         --no-other-versions) NO_OTHER=1 ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
         *) args+=("$a") ;;
     esac
 done
@@ -291,9 +292,9 @@ run_regress() {
 # a test not listed counts as 2).
 regress_weight() {
     case $1 in
-        hamming) echo 40 ;;  minhash_gin) echo 25 ;;  parallel) echo 20 ;;
-        pinyin_simd) echo 16 ;;  simhash_index_ops) echo 13 ;;  simhash_bits) echo 9 ;;
-        sets_large) echo 7 ;;  minhash_real|arrivals|partitioned) echo 6 ;;
+        hamming) echo 80 ;;  simhash_index_prop) echo 45 ;;  minhash_gin) echo 35 ;;
+        pinyin_simd|parallel) echo 27 ;;  simhash_index_ops|simhash_large) echo 14 ;;
+        simhash_bits|arrivals) echo 10 ;;  sets_large) echo 7 ;;  minhash_real|partitioned) echo 6 ;;
         imatch|minhash_type|sentences|pinyin_gin|clusters) echo 3 ;;
         *) echo 2 ;;
     esac
@@ -456,6 +457,20 @@ main() {
     [ -n "$built" ] || return
     [ -n "$RUN_REGRESS$RUN_TAP" ] || return
     tfp_private_install || { broke install "make install into the private tree failed"; return; }
+    # The TAP tests run beside pg_regress (they mostly wait: server starts,
+    # replication, pgbench), their output printed after it; TFP_TAP_PARALLEL=0
+    # runs them after it instead.
+    local tap_pid='' p f lines=()
+    if [ -n "$RUN_TAP" ] && [ -n "$RUN_REGRESS" ] && [ "${TFP_TAP_PARALLEL:-1}" = 1 ]; then
+        tfp_log "TAP tests in the background, beside pg_regress (their output follows it)"
+        rm -f "$TFP_TMP/tap.counts" "$TFP_TMP/tap.summary"
+        ( PASSED=0 FAILED=0 SUMMARY=()
+          run_tap
+          echo "$PASSED $FAILED" >"$TFP_TMP/tap.counts"
+          [ ${#SUMMARY[@]} -gt 0 ] && printf '%s\n' "${SUMMARY[@]}" >"$TFP_TMP/tap.summary"
+        ) </dev/null >"$TFP_TMP/log/tap-run.out" 2>&1 3>&- 4>&- &
+        tap_pid=$!
+    fi
     if [ -n "$RUN_REGRESS" ]; then
         if tfp_start_cluster && tfp_verify_install; then
             run_regress
@@ -464,7 +479,18 @@ main() {
         fi
         tfp_stop_cluster
     fi
-    [ -n "$RUN_TAP" ] && run_tap
+    if [ -n "$tap_pid" ]; then
+        wait "$tap_pid"
+        cat "$TFP_TMP/log/tap-run.out"
+        if read -r p f <"$TFP_TMP/tap.counts" 2>/dev/null; then
+            PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+            [ -s "$TFP_TMP/tap.summary" ] && mapfile -t lines <"$TFP_TMP/tap.summary" && SUMMARY+=("${lines[@]}")
+        else
+            broke tap "the background TAP run left no counts"
+        fi
+    elif [ -n "$RUN_TAP" ]; then
+        run_tap
+    fi
     return 0
 }
 
