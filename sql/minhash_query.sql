@@ -73,8 +73,13 @@ SELECT * FROM mq_compare(ARRAY[0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0]::float8[], 40);
 
 -- the index answers it
 SET enable_seqscan = off;
-EXPLAIN (COSTS OFF) SELECT id FROM mq_sig WHERE m % minhash_query((SELECT m FROM mq_sig WHERE id = 10), 0.5);
+-- (a generic plan shows the parameter: EXPLAIN prints InitPlans differently from PostgreSQL 17 on)
 SELECT m AS q10 FROM mq_sig WHERE id = 10 \gset
+SET plan_cache_mode = force_generic_plan;
+PREPARE mq_q(minhash) AS SELECT id FROM mq_sig WHERE m % minhash_query($1, 0.5);
+EXPLAIN (COSTS OFF) EXECUTE mq_q(:'q10');
+DEALLOCATE mq_q;
+RESET plan_cache_mode;
 SELECT array_agg(id ORDER BY id) FROM mq_sig WHERE m % minhash_query(:'q10', 0.5);
 RESET enable_seqscan;
 SELECT array_agg(id ORDER BY id) FROM mq_sig WHERE minhash_jaccard(m, :'q10') >= 0.5;
