@@ -71,7 +71,7 @@ cleanup() {
 if [ -n "$prepare" ]; then trap unmount EXIT; else trap cleanup EXIT; fi
 
 if [ ! -x "$root/usr/bin/apt-get" ]; then
-    echo "== debootstrap $suite into $root"
+    echo "== debootstrap $suite into $root  [$(date +%T)]"
     debootstrap --variant=minbase "$suite" "$root" "$mirror" > "$root.debootstrap.log" 2>&1 || {
         tail -20 "$root.debootstrap.log"; rm -f "$root.debootstrap.log"
         setup_failed "debootstrap of $release failed"; }
@@ -87,7 +87,7 @@ if [ -n "$prepare" ]; then
         > "$root.apt.log" 2>&1 || { tail -20 "$root.apt.log"; rm -f "$root.apt.log"
                                      setup_failed "apt-get install in the $release root failed"; }
     rm -f "$root.apt.log"
-    echo "== $release root ready in $root"
+    echo "== $release root ready in $root  [$(date +%T)]"
     exit 0
 fi
 mkdir -p "$root/work/main"

@@ -11,15 +11,18 @@
 #     below: replica, standby, crash, dump/restore, upgrade).
 #   --full (what CI runs): also the unit tests under ASan + UBSan, every TAP
 #     test (sqlsmith, limits, logical replication, postgres_fdw, pg_cron, the
-#     report in Chromium, the SQL sweep ...), and, as root on PostgreSQL 15,
-#     the same on PostgreSQL 13 and 17 (test/run-pg.sh, without the
-#     sanitizer builds), in the background beside 15.
+#     report in Chromium, the SQL sweep ...; 2 files at a time from
+#     PostgreSQL 15 on), and, as root on PostgreSQL 15, the same on
+#     PostgreSQL 13 and 17 (test/run-pg.sh, without the sanitizer builds and
+#     the stress tests $TAP_STRESS), in the background beside 15.
+#   --no-san, --no-stress, --no-other-versions: leave those parts out of --full.
 #   Env: TEXTFP_SKIP_TAP=1, TEXTFP_KEEP_TMP=1, TFP_REGRESS_JOBS (streams of
 #   pg_regress, default the cores, at most 4), TFP_TAP_PARALLEL=0 (TAP after
-#   pg_regress, not beside it), TFP_OTHER_VERSIONS (--full:
-#   default "13 17"; empty: PostgreSQL 15 only), TFP_OTHER_ARGS (what they
-#   run, default "--full --no-san --no-other-versions"), and the settings
-#   listed in test/lib/common.sh.
+#   pg_regress, not beside it), TFP_TAP_JOBS (TAP files at a time),
+#   TFP_OTHER_VERSIONS (--full: default "13 17"; empty: PostgreSQL 15
+#   only), TFP_OTHER_ARGS (what they run, default "--full --no-san
+#   --no-stress --no-other-versions"), and the settings listed in
+#   test/lib/common.sh.
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh
@@ -34,6 +37,13 @@ SUMMARY=()       # one line per suite, printed before the total
 # standby, after a crash and under concurrent writers (032), dump/restore
 # (050), every upgrade path (100).  --full runs every test/t/*.pl.
 TAP_DEFAULT="001_simhash_replica 032_hamming_am 050_dump_restore 100_upgrade"
+# The stress tests: the SQL sweep (040), sqlsmith (120), limits (130).  They
+# exercise the C code, which is the same on every PostgreSQL version, so the
+# --full run on 13 and 17 leaves them out (--no-stress) and 15 runs them.
+TAP_STRESS="040_sql_sweep 120_sqlsmith_smoke 130_limits"
+# With several TAP jobs, the slowest files start first (prove runs them in
+# the order given): the last measured order, longest first.
+TAP_SLOW_FIRST="033_hamming_merge 130_limits 140_citus 040_sql_sweep 032_hamming_am 120_sqlsmith_smoke"
 
 note() { SUMMARY+=("$(printf '  %-8s %s' "$1" "$2")"); }
 broke() { # step message: a step that broke counts as one failure
@@ -44,7 +54,7 @@ broke() { # step message: a step that broke counts as one failure
 RUN_UNIT='' RUN_DOCS='' RUN_REGRESS='' RUN_TAP=''
 REGRESS_TESTS=() TAP_FILES=()
 FULL='' RUN_SAN='' OTHER_VERSIONS=''
-NO_SAN='' NO_OTHER=''
+NO_SAN='' NO_OTHER='' NO_STRESS=''
 args=()
 for a in "$@"; do
     case $a in
@@ -52,7 +62,8 @@ for a in "$@"; do
         # used by the --full run itself for PostgreSQL 13 and 17 (test/run-pg.sh)
         --no-san) NO_SAN=1 ;;
         --no-other-versions) NO_OTHER=1 ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        --no-stress) NO_STRESS=1 ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         *) args+=("$a") ;;
     esac
 done
@@ -324,11 +335,29 @@ run_tap() {
         files=("${TAP_FILES[@]}")
     elif [ -n "$FULL" ]; then
         mapfile -t files < <(cd "$TFP_ROOT" && ls test/t/*.pl 2>/dev/null | LC_ALL=C sort)
+        if [ -n "$NO_STRESS" ]; then
+            for v in $TAP_STRESS; do files=("${files[@]/test\/t\/$v.pl}"); done
+        fi
     else
         for v in $TAP_DEFAULT; do files+=("test/t/$v.pl"); done
     fi
+    mapfile -t files < <(printf '%s\n' "${files[@]}" | grep .)
     if [ ${#files[@]} -eq 0 ]; then note tap "no tests"; return; fi
-    tfp_log "TAP tests (${#files[@]} files)"
+    # Jobs: TFP_TAP_JOBS, else 2 for --full from PostgreSQL 15 on (its test
+    # modules reserve ports with lock files; 13's do not), else 1.
+    local jobs=${TFP_TAP_JOBS:-1}
+    if [ -z "${TFP_TAP_JOBS:-}" ] && [ -n "$FULL" ] && [ "$TFP_PG_MAJOR" -ge 15 ]; then jobs=2; fi
+    if [ "$jobs" -gt 1 ]; then
+        local ordered=() x
+        for v in $TAP_SLOW_FIRST; do
+            for x in "${files[@]}"; do [ "$x" = "test/t/$v.pl" ] && ordered+=("$x"); done
+        done
+        for x in "${files[@]}"; do
+            case " ${ordered[*]} " in *" $x "*) ;; *) ordered+=("$x") ;; esac
+        done
+        files=("${ordered[@]}")
+    fi
+    tfp_log "TAP tests (${#files[@]} files, $jobs at a time)"
     # Run from a copy of test/ inside the temp dir: the repository may not be
     # readable by the server's OS user (e.g. under /root).
     tapdir=$TFP_TMP/tap
@@ -354,7 +383,7 @@ run_tap() {
         TESTDIR="$tapdir" TESTDATADIR="$tapdir/tmp_check" TESTLOGDIR="$tapdir/tmp_check/log" \
         TEXTFP_SRCDIR="$tapdir" TEXTFP_DATADIR="$tapdir/test/data" \
         "${pass_env[@]}" \
-        sh -c 'cd "$TESTDIR" && exec prove -v ${PROVE_FLAGS:-} "$@"' prove "${files[@]}" \
+        sh -c 'cd "$TESTDIR" && exec prove -v --timer -j"$0" ${PROVE_FLAGS:-} "$@"' "$jobs" "${files[@]}" \
         2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     # top-level assertions only (subtests are indented); TODO failures pass
@@ -381,6 +410,7 @@ run_tap() {
 # run on 15 only).  A root that cannot be made here (run-pg.sh exit 3) is
 # reported and skipped; failing tests fail.
 OTHER_DIR=''
+OTHER_ARGS=${TFP_OTHER_ARGS:---full --no-san --no-stress --no-other-versions}
 start_other_versions() {
     [ -n "$OTHER_VERSIONS" ] || return 0
     OTHER_DIR=$(mktemp -d /tmp/textfp-roots.XXXXXX) || { broke other "cannot create a temporary directory"; OTHER_VERSIONS=''; return; }
@@ -393,13 +423,13 @@ start_other_versions() {
     fi
     local major
     for major in $OTHER_VERSIONS; do
-        tfp_log "PostgreSQL $major: test/run-pg.sh $major ${TFP_OTHER_ARGS:---full --no-san --no-other-versions}, in the background"
+        tfp_log "PostgreSQL $major: test/run-pg.sh $major $OTHER_ARGS, in the background"
         { "$TFP_ROOT/test/run-pg.sh" --prepare "$major" "$OTHER_DIR/pg$major" >"$OTHER_DIR/prepare$major" 2>&1
           rc=$?
           if [ "$rc" = 0 ]; then
               # shellcheck disable=SC2086
               TFP_PG_ROOT="$OTHER_DIR/pg$major" "$TFP_ROOT/test/run-pg.sh" "$major" \
-                  ${TFP_OTHER_ARGS:---full --no-san --no-other-versions} >"$OTHER_DIR/log$major" 2>&1
+                  $OTHER_ARGS >"$OTHER_DIR/log$major" 2>&1
               rc=$?
           fi
           echo "$rc" >"$OTHER_DIR/rc$major"; } </dev/null 3>&- 4>&- &
@@ -420,7 +450,7 @@ collect_other_versions() {
     local major rc last p f
     wait
     for major in $OTHER_VERSIONS; do
-        echo "== PostgreSQL $major (test/run-pg.sh $major ${TFP_OTHER_ARGS:---full --no-san --no-other-versions})"
+        echo "== PostgreSQL $major (test/run-pg.sh $major $OTHER_ARGS)"
         cat "$OTHER_DIR/prepare$major" "$OTHER_DIR/log$major" 2>/dev/null
         rc=$(cat "$OTHER_DIR/rc$major" 2>/dev/null || echo 1)
         if [ "$rc" = 3 ]; then

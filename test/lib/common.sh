@@ -50,7 +50,8 @@ TFP_TMP=${TFP_TMP:-}
 TFP_CLUSTER_STARTED=
 TFP_CLEANED=
 
-tfp_log()  { printf '== %s\n' "$*"; }
+# each step says when it began (wall clock, and seconds since the harness started)
+tfp_log()  { printf '== %s  [%s +%ss]\n' "$*" "$(date +%T)" "$SECONDS"; }
 tfp_warn() { printf 'WARNING: %s\n' "$*" >&2; }
 tfp_err()  { printf 'ERROR: %s\n' "$*" >&2; }
 tfp_is_root() { [ "$(id -u)" = 0 ]; }

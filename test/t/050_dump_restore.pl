@@ -11,6 +11,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use PsqlBatch;
 
 my $data = $ENV{TEXTFP_DATADIR} or die "TEXTFP_DATADIR is not set (run via test/run-tests.sh)";
 
@@ -144,22 +145,33 @@ for my $db ('dst_custom', 'dst_plain')
 		"$db: opclass parameters restored");
 
 	check_psql($db, 'ANALYZE articles');
-	my ($same, $total, $used) = (0, 0, 0);
-	my (@bad, @unused);
+	# every probe of every query in one psql session (test/t/PsqlBatch.pm):
+	# the answer of a sequential scan, of the index, and the index plan
+	my (@cases, @what);
 	for my $q (@queries)
 	{
 		my ($name, $index, $cond, $lang) = @$q;
 		for my $id (@{ $probes{ $lang // 'all' } })
 		{
-			my $where = sprintf($cond, $id);
-			my $sql = "SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') FROM articles WHERE $where";
-			my $seq = check_psql($db, "SET enable_indexscan = off; SET enable_bitmapscan = off; $sql");
-			my $idx = check_psql($db, "SET enable_seqscan = off; $sql");
-			my $plan = check_psql($db, "SET enable_seqscan = off; EXPLAIN (COSTS OFF) $sql");
-			if ($plan =~ /(Scan using|Index Scan on) $index\b/) { $used++ } else { push @unused, "$name id $id" }
-			$total++;
-			if ($seq eq $idx && $seq ne '') { $same++ } else { push @bad, "$name id $id" }
+			my $sql = "SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') FROM articles WHERE "
+			  . sprintf($cond, $id);
+			my $n = scalar @what;
+			push @what, [ "$name id $id", $index ];
+			push @cases, [ "$n seq", "SET enable_indexscan = off; SET enable_bitmapscan = off; $sql" ],
+			  [ "$n idx", "SET enable_seqscan = off; $sql" ],
+			  [ "$n plan", "SET enable_seqscan = off; EXPLAIN (COSTS OFF) $sql" ];
 		}
+	}
+	my %out = PsqlBatch::run($node, $db, \@cases, 'SET search_path = public, fp;');
+	my ($same, $total, $used) = (0, 0, 0);
+	my (@bad, @unused);
+	for my $n (0 .. $#what)
+	{
+		my ($what, $index) = @{ $what[$n] };
+		my ($seq, $idx, $plan) = map { $out{"$n $_"} } qw(seq idx plan);
+		if ($plan =~ /(Scan using|Index Scan on) $index\b/) { $used++ } else { push @unused, $what }
+		$total++;
+		if ($seq eq $idx && $seq ne '') { $same++ } else { push @bad, $what }
 	}
 	is($same, $total, "$db: $total index queries answer like a sequential scan")
 		or diag("differ or empty: @bad");

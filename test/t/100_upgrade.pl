@@ -11,6 +11,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use PsqlBatch;
 
 my $data = $ENV{TEXTFP_DATADIR} or die "TEXTFP_DATADIR is not set (run via test/run-tests.sh)";
 my $src = $ENV{TEXTFP_SRCDIR} or die "TEXTFP_SRCDIR is not set";
@@ -180,19 +181,28 @@ for my $v (@old)
 	my $no_probe = psql_fp($db, q{SELECT coalesce(string_agg(DISTINCT opcname || '/' || amname, ' '), '') FROM tfp_probe.probes('pd') WHERE probe IS NULL});
 	is($no_probe, '', "$db: every class of $v can be probed (classes: $classes_before)");
 	my @pd_ids = split /\n/, psql_fp($db, q{SELECT id FROM pd ORDER BY hashint4(id) LIMIT 4});
+	# (each batch of queries through one psql session: test/t/PsqlBatch.pm)
 	my $probe_run = sub {
 		my ($check) = @_;
-		my (%ans, @bad);
+		my (@keys, @gen);
 		for my $pr (split /\n/, psql_fp($db, q{SELECT DISTINCT probe FROM tfp_probe.probes('pd') WHERE probe IS NOT NULL ORDER BY 1}))
 		{
 			for my $id (@pd_ids)
 			{
-				my $q = psql_fp($db, qq{SELECT tfp_probe.query('pd', \$p\$$pr\$p\$, $id)});
-				# (MinHash % above the LSH bound of exactness, 0.6875 for k = 64)
-				$ans{"$pr | $id"} = psql_fp($db, "SET textfp.minhash_threshold = 0.7; SET enable_seqscan = off; $q");
-				push @bad, "$pr | $id" if $check
-				  && $ans{"$pr | $id"} ne psql_fp($db, "SET textfp.minhash_threshold = 0.7; SET enable_indexscan = off; SET enable_bitmapscan = off; $q");
+				push @keys, "$pr | $id";
+				push @gen, [ "$pr | $id", qq{SELECT tfp_probe.query('pd', \$p\$$pr\$p\$, $id)} ];
 			}
+		}
+		my %q = PsqlBatch::run($node, $db, \@gen, 'SET search_path = public, fp;');
+		# (MinHash % above the LSH bound of exactness, 0.6875 for k = 64)
+		my @cases = map { ([ "idx $_", "SET textfp.minhash_threshold = 0.7; SET enable_seqscan = off; $q{$_}" ],
+			$check ? ([ "seq $_", "SET textfp.minhash_threshold = 0.7; SET enable_indexscan = off; SET enable_bitmapscan = off; $q{$_}" ]) : ()) } @keys;
+		my %out = PsqlBatch::run($node, $db, \@cases, 'SET search_path = public, fp;');
+		my (%ans, @bad);
+		for my $k (@keys)
+		{
+			$ans{$k} = $out{"idx $k"};
+			push @bad, $k if $check && $out{"idx $k"} ne $out{"seq $k"};
 		}
 		return (\%ans, \@bad);
 	};
@@ -222,9 +232,7 @@ for my $v (@old)
 	}
 	my $run = sub {
 		my ($check) = @_;
-		my %got;
-		my ($same, $total) = (0, 0);
-		my @bad;
+		my (@cases, @keys);
 		for my $q (@queries)
 		{
 			my ($index, $cond, undef, $lang) = @$q;
@@ -233,13 +241,21 @@ for my $v (@old)
 			{
 				my $sql = "SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') FROM articles WHERE "
 				  . sprintf($cond, $id);
-				my $idx = psql_fp($db, "SET enable_seqscan = off; $sql");
-				$got{"$index $id"} = $idx;
-				next unless $check;
-				my $seq = psql_fp($db, "SET enable_indexscan = off; SET enable_bitmapscan = off; $sql");
-				$total++;
-				if ($seq eq $idx && $seq ne '') { $same++ } else { push @bad, "$index $id" }
+				push @keys, "$index $id";
+				push @cases, [ "idx $index $id", "SET enable_seqscan = off; $sql" ];
+				push @cases, [ "seq $index $id", "SET enable_indexscan = off; SET enable_bitmapscan = off; $sql" ] if $check;
 			}
+		}
+		my %out = PsqlBatch::run($node, $db, \@cases, 'SET search_path = public, fp;');
+		my %got;
+		my ($same, $total) = (0, 0);
+		my @bad;
+		for my $k (@keys)
+		{
+			$got{$k} = $out{"idx $k"};
+			next unless $check;
+			$total++;
+			if ($out{"seq $k"} eq $out{"idx $k"} && $out{"seq $k"} ne '') { $same++ } else { push @bad, $k }
 		}
 		return (\%got, $same, $total, \@bad);
 	};
