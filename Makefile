@@ -67,17 +67,15 @@ $(EXTENSION)--1.0--1.1.sql: upgrade/$(EXTENSION)--1.0--1.1.head.sql $(FRAGMENTS_
 	cat $^ > $@
 
 # C unit tests of the PostgreSQL-free core (src/core/): each test/unit/*.c
-# links against the core only (an archive of its objects, compiled once per
-# flavour) and prints TAP-style "ok"/"not ok" lines.
+# links against the core only and prints TAP-style "ok"/"not ok" lines.  The
+# plain flavour links the very objects of the shared library (compiled once,
+# with the server's flags: the code that ships is the code tested); the
+# sanitizer flavour below compiles its own.
 UNIT_SRCS  = $(sort $(wildcard test/unit/*.c))
 UNIT_BINS  = $(UNIT_SRCS:.c=.bin)
 UNIT_DEPS  = $(CORE_HDRS) $(wildcard test/unit/*.h test/fuzz/*.[ch])
 UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu11 -Isrc/core -Isrc/core/generated
-UNIT_OBJS  = $(patsubst src/%.c,test/unit/obj/bin/%.o,$(CORE_SRCS))
-
-test/unit/obj/bin/%.o: src/%.c $(CORE_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(UNIT_CFLAGS) -c -o $@ $<
+UNIT_OBJS  = $(patsubst %.c,%.o,$(CORE_SRCS))
 
 test/unit/libcore.a: $(UNIT_OBJS)
 	rm -f $@ && $(AR) rcs $@ $^

@@ -85,6 +85,8 @@ for a in "${args[@]}"; do
     esac
 done
 [ -n "${TEXTFP_SKIP_TAP:-}" ] && RUN_TAP=''
+# the fast default builds no LLVM bitcode; --full builds what a user installs
+[ -z "$FULL" ] && TFP_NO_BITCODE=${TFP_NO_BITCODE-1}
 
 
 # shellcheck disable=SC2317  # invoked by the EXIT trap
