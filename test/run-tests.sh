@@ -120,21 +120,40 @@ trap 'exit 130' INT TERM
 
 # ------------------------------------------------------------ suites
 
-# Build (make target test/unit/NAME.EXT) and run each test/unit/*.c on its
-# own, count TAP lines; a program that fails without a "not ok" line counts
-# as one failure.  unit_programs EXT SUITE DESCRIPTION [ENV=VALUE ...]
+# Build (make targets test/unit/NAME.EXT, all at once with make's jobs) and
+# run each test/unit/*.c on its own, as many at a time as there are cores,
+# their output printed in name order; count TAP lines; a program that fails
+# without a "not ok" line counts as one failure.
+# unit_programs EXT SUITE DESCRIPTION [ENV=VALUE ...]
 unit_programs() {
     local ext=$1 suite=$2 desc=$3; shift 3
-    local srcs=() c bin out rc p f up=0 uf=0
+    local srcs=() bins=() c bin out rc p f up=0 uf=0 i w pids=()
+    local jobs=${TFP_UNIT_JOBS:-$(nproc 2>/dev/null || echo 2)} d=$TFP_TMP/unit-$ext
     mapfile -t srcs < <(cd "$TFP_ROOT" && ls test/unit/*.c 2>/dev/null | LC_ALL=C sort)
     if [ ${#srcs[@]} -eq 0 ]; then note "$suite" "no tests"; return; fi
-    for c in "${srcs[@]}"; do
-        bin=${c%.c}.$ext
+    for c in "${srcs[@]}"; do bins+=("${c%.c}.$ext"); done
+    mkdir -p "$d"; rm -f "$d"/*
+    # one make for all (parallel); if it fails, each on its own to name the culprits
+    tfp_make -s "${bins[@]}" || true
+    for i in "${!bins[@]}"; do
+        tfp_make -s "${bins[i]}" >"$d/$i.make" 2>&1 ||
+            echo "not ok - ${srcs[i]} does not compile ($desc)" >"$d/$i.out"
+    done
+    # $jobs workers, worker w running programs w, w + jobs, ... in turn
+    for ((w = 0; w < jobs; w++)); do
+        ( for ((i = w; i < ${#bins[@]}; i += jobs)); do
+              if [ -e "$d/$i.out" ]; then echo 1 >"$d/$i.rc"; continue; fi
+              (cd "$TFP_ROOT" && env "$@" "./${bins[i]}") >"$d/$i.out" 2>&1
+              echo $? >"$d/$i.rc"
+          done ) &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+    for i in "${!bins[@]}"; do
+        bin=${bins[i]}
         echo "# $bin"
-        if ! tfp_make -s "$bin"; then
-            uf=$((uf + 1)); echo "not ok - $c does not compile ($desc)"; continue
-        fi
-        out=$(cd "$TFP_ROOT" && env "$@" "./$bin" 2>&1); rc=$?
+        cat "$d/$i.make" 2>/dev/null
+        out=$(cat "$d/$i.out" 2>/dev/null); rc=$(cat "$d/$i.rc" 2>/dev/null || echo 1)
         printf '%s\n' "$out"
         p=$(printf '%s\n' "$out" | grep -cE '^ok( |$)')
         f=$(printf '%s\n' "$out" | grep -cE '^not ok( |$)')
