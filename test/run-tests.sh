@@ -6,9 +6,10 @@
 #
 # Usage: test/run-tests.sh [--full] [unit|docs|regress|tap] [sql/NAME[.sql]] [test/t/NAME.pl] ...
 #   no argument: the fast default (minutes): the C unit tests once, the
-#     docs' links, every pg_regress test (every SQL object; in parallel
-#     streams), and the TAP tests that guard correctness ($TAP_DEFAULT
-#     below: replica, standby, crash, dump/restore, upgrade).
+#     docs' links, the pg_regress tests (every SQL object; in parallel
+#     streams; $REGRESS_FULL_ONLY in --full only), and the TAP tests that
+#     guard correctness ($TAP_DEFAULT below: replica, standby, crash,
+#     dump/restore, upgrade).
 #   --full (what CI runs): also the unit tests under ASan + UBSan, every TAP
 #     test (sqlsmith, limits, logical replication, postgres_fdw, pg_cron, the
 #     report in Chromium, the SQL sweep ...; 2 files at a time from
@@ -37,6 +38,9 @@ SUMMARY=()       # one line per suite, printed before the total
 # standby, after a crash and under concurrent writers (032), dump/restore
 # (050), every upgrade path (100).  --full runs every test/t/*.pl.
 TAP_DEFAULT="001_simhash_replica 032_hamming_am 050_dump_restore 100_upgrade"
+# pg_regress tests of --full only: stress that the TAP limits test (130)
+# covers too (a 500 MiB text).  Every SQL object is in the others.
+REGRESS_FULL_ONLY="simhash_large"
 # The stress tests: the SQL sweep (040), sqlsmith (120), limits (130).  They
 # exercise the C code, which is the same on every PostgreSQL version, so the
 # --full run on 13 and 17 leaves them out (--no-stress) and 15 runs them.
@@ -63,7 +67,7 @@ for a in "$@"; do
         --no-san) NO_SAN=1 ;;
         --no-other-versions) NO_OTHER=1 ;;
         --no-stress) NO_STRESS=1 ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) args+=("$a") ;;
     esac
 done
@@ -234,6 +238,14 @@ run_regress() {
         tests=("${REGRESS_TESTS[@]}")
     else
         read -r -a tests <<<"$(make_var REGRESS)"
+        # the stress tests among them run in --full only
+        if [ -z "$FULL" ]; then
+            local t0 kept0=()
+            for t0 in "${tests[@]}"; do
+                case " $REGRESS_FULL_ONLY " in *" $t0 "*) ;; *) kept0+=("$t0") ;; esac
+            done
+            tests=("${kept0[@]}")
+        fi
     fi
     if [ ${#tests[@]} -eq 0 ]; then note regress "no tests"; return; fi
     read -r -a opts <<<"$(make_var REGRESS_OPTS)"
@@ -313,7 +325,7 @@ run_regress() {
     f=$(grep -cE '\.\.\. +FAILED( |$)|^not ok [0-9]+ ' "$out")
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "pg_regress failed (status $rc)"; fi
     PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
-    note regress "$p passed, $f failed ($jobs streams)"
+    note regress "$p passed, $f failed ($jobs streams$([ -z "$FULL" ] && [ ${#REGRESS_TESTS[@]} -eq 0 ] && echo "; --full adds: $REGRESS_FULL_ONLY"))"
     if [ "$f" -gt 0 ]; then
         tfp_show "$TFP_ROOT/regression.diffs" "${TFP_DIFF_LINES:-400}"
         for j in "$TFP_TMP"/log/postgres*.log; do tfp_show "$j" 40; done
@@ -324,10 +336,12 @@ run_regress() {
 # a test not listed counts as 2).
 regress_weight() {
     case $1 in
-        hamming) echo 80 ;;  simhash_index_prop) echo 45 ;;  minhash_gin) echo 35 ;;
-        pinyin_simd|parallel) echo 27 ;;  simhash_index_ops|simhash_large) echo 14 ;;
-        simhash_bits|arrivals) echo 10 ;;  sets_large) echo 7 ;;  minhash_real|partitioned) echo 6 ;;
-        imatch|minhash_type|sentences|pinyin_gin|clusters) echo 3 ;;
+        hamming) echo 45 ;;  simhash_index_prop) echo 25 ;;  hamming_merge|minhash_gin) echo 20 ;;
+        parallel) echo 19 ;;  pinyin_simd) echo 17 ;;  simhash_large) echo 10 ;;
+        simhash_reference) echo 8 ;;  simhash_bits) echo 7 ;;
+        partitioned|imatch|supershingles|arrivals|minhash_real|sets_large) echo 5 ;;
+        pinyin_gin|simhash_index_ops|spotsigs|html_text) echo 4 ;;
+        minhash_type|sentences|clusters|align) echo 3 ;;
         *) echo 2 ;;
     esac
 }
