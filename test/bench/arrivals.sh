@@ -30,23 +30,12 @@ B=${2:-10000}
 TEXT_ROWS=${ARRIVALS_TEXT_ROWS:-100000}
 TEXT_BATCH=${ARRIVALS_TEXT_BATCH:-1000}
 DATA=$TFP_ROOT/test/data
-TFP_PG_CONF="shared_buffers = 1GB
+tfp_bench_cluster "shared_buffers = 1GB
 maintenance_work_mem = 1GB
-work_mem = 64MB
-max_wal_size = 8GB
-checkpoint_timeout = 30min
-max_parallel_workers_per_gather = 0
-jit = off" tfp_setup_cluster || exit 1
-tfp_psql -d postgres -c 'CREATE EXTENSION textfp' || exit 1
-echo "== machine: $(nproc) cores (shared with other jobs), $(uname -m); PostgreSQL $(tfp_psql -Atc 'SHOW server_version')"
+work_mem = 64MB" || exit 1
 
-# one timed statement in a new session: prints "ms|output"
-timed() { # sql
-    tfp_psql -d postgres -At <<SQL | awk '/^Time:/ { ms = $2; next } { out = out (out == "" ? "" : " ") $0 } END { printf "%s|%s\n", ms, out }'
-\timing on
-$1
-SQL
-}
+# a timed statement in a new session: prints "ms|output"
+timed() { tfp_timed last "$1"; }
 # run a check and print its rows/s: label rows sql
 check() {
     local label=$1 rows=$2 r ms out

@@ -26,23 +26,12 @@ set -uo pipefail
 N=${1:-1000000}
 SITES=${2:-200}
 DATA=$TFP_ROOT/test/data
-TFP_PG_CONF="shared_buffers = 2GB
+tfp_bench_cluster "shared_buffers = 2GB
 work_mem = 256MB
-maintenance_work_mem = 1GB
-max_wal_size = 8GB
-checkpoint_timeout = 30min
-max_parallel_workers_per_gather = 0
-jit = off" tfp_setup_cluster || exit 1
-tfp_psql -d postgres -c 'CREATE EXTENSION textfp' || exit 1
-echo "== machine: $(nproc) cores (shared with other jobs), $(uname -m); PostgreSQL $(tfp_psql -Atc 'SHOW server_version')"
+maintenance_work_mem = 1GB" || exit 1
 
-# timed statements in a new session: prints "ms|output" (ms: all of them)
-timed() { # sql
-    tfp_psql -d postgres -At <<SQL | awk '/^Time:/ { ms += $2; next } { out = out (out == "" ? "" : " ") $0 } END { printf "%s|%s\n", ms, out }'
-\timing on
-$1
-SQL
-}
+# a timed statement in a new session: prints "ms|output"
+timed() { tfp_timed sum "$1"; }
 
 tfp_log "1. $N documents of $SITES sites (3 random pool paragraphs in the site's template)"
 tfp_psql -d postgres -q <<SQL || exit 1

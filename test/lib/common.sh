@@ -425,3 +425,30 @@ tfp_setup_cluster() {
     tfp_verify_install || return 1
     export PATH="$TFP_BINDIR:$PATH"
 }
+
+# ---------------------------------------------------------------- benchmarks
+
+# A benchmark's cluster: tfp_setup_cluster with the settings every benchmark
+# shares (large WAL, no checkpoints mid-run, no parallel workers, no JIT) and
+# the caller's memory settings (postgresql.conf lines), textfp created in
+# database postgres, and the machine named in the log.
+tfp_bench_cluster() { # "setting = value" lines
+    TFP_PG_CONF="$1
+max_wal_size = 8GB
+checkpoint_timeout = 30min
+max_parallel_workers_per_gather = 0
+jit = off" tfp_setup_cluster || return 1
+    tfp_psql -d postgres -c 'CREATE EXTENSION textfp' || return 1
+    echo "== machine: $(nproc) cores (shared with other jobs), $(uname -m); PostgreSQL $(tfp_psql -Atc 'SHOW server_version')"
+}
+
+# SQL in a new session under psql's \timing: prints "ms|output", ms the sum
+# of every statement's time (sum) or the last statement's (last: the ones
+# before it set up).
+tfp_timed() { # sum|last sql
+    local mode=$1
+    tfp_psql -d postgres -At <<SQL | awk -v mode="$mode" '/^Time:/ { ms = (mode == "sum" ? ms + $2 : $2); next } { out = out (out == "" ? "" : " ") $0 } END { printf "%s|%s\n", ms, out }'
+\timing on
+$2
+SQL
+}
