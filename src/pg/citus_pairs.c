@@ -146,8 +146,10 @@ check_plan(tfp_pairs_plan *plan, int32 radius, int32 nblocks)
 
 /* the partition of group g's key (block g's bits v): a 64-bit mix, mod ndest */
 static int
-route_of(int g, uint64 v, int ndest)
+route_of(const tfp_pairs_plan *plan, uint64 fp, int g, int ndest)
 {
+	uint64		v = (fp >> plan->off[g]) &
+		(plan->len[g] >= 64 ? ~UINT64CONST(0) : (UINT64CONST(1) << plan->len[g]) - 1);
 	uint64		h = ((uint64) g << 56) ^ v;
 
 	h ^= h >> 30;
@@ -158,88 +160,55 @@ route_of(int g, uint64 v, int ndest)
 	return (int) (h % (uint64) ndest);
 }
 
-/* a row's partitions, each once, with the bit set of its groups there */
-typedef struct RouteState
-{
-	int			nout,
-				next;
-	int32		out_dest[TFP_PAIRS_MAX_RADIUS + 1];
-	int64		out_groups[TFP_PAIRS_MAX_RADIUS + 1];
-} RouteState;
-
 /*
- * textfp_citus_pairs_route(fp int8, radius int4, nblocks int4, dests int4[])
- * returns table(dest int4, groups int8): the partitions of a row, each once,
- * with the bit set of the groups g (0..radius) routed there.
+ * textfp_citus_pairs_route(fp int8, radius int4, nblocks int4, dests int4[],
+ * g int4) returns int8: where group g (0..radius) of the row goes.  A row
+ * goes once to each partition of its groups: NULL when a lower group goes
+ * to the same partition, otherwise (dests[partition] << 33) | the bit set
+ * of the row's groups routed there (radius <= 32: 33 bits).  A scalar
+ * function over "CROSS JOIN generate_series(0, radius) g" costs less a row
+ * than a set-returning one.
  */
 Datum
 textfp_citus_pairs_route(PG_FUNCTION_ARGS)
 {
-	/* the plan of the last call (one per query in practice) */
-	static tfp_pairs_plan plan;
-	static bool plan_valid = false;
-	FuncCallContext *fc;
-	RouteState *st;
+	tfp_pairs_plan *plan = fcinfo->flinfo->fn_extra;
+	uint64		fp = (uint64) PG_GETARG_INT64(0);
+	int32		radius = PG_GETARG_INT32(1),
+				nblocks = PG_GETARG_INT32(2),
+				g = PG_GETARG_INT32(4);
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(3);
+	int			ndest = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr)),
+				d;
+	int64		groups = 0;
 
-	if (SRF_IS_FIRSTCALL())
+	if (ARR_ELEMTYPE(arr) != INT4OID || ARR_HASNULL(arr) || ndest < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the destinations must be a non-empty integer array without NULL")));
+	if (plan == NULL || plan->radius != radius || plan->nblocks != nblocks)
 	{
-		MemoryContext old;
-		ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(3);
-		int32		radius = PG_GETARG_INT32(1),
-					nblocks = PG_GETARG_INT32(2);
-		uint64		fp = (uint64) PG_GETARG_INT64(0);
-		int			ndest = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
-		const int32 *dest = (const int32 *) ARR_DATA_PTR(arr);
-		TupleDesc	desc;
+		tfp_pairs_plan p;
 
-		if (ARR_ELEMTYPE(arr) != INT4OID || ARR_HASNULL(arr) || ndest < 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("the destinations must be a non-empty integer array without NULL")));
-		if (!plan_valid || plan.radius != radius || plan.nblocks != nblocks)
-		{
-			plan_valid = false;
-			check_plan(&plan, radius, nblocks);
-			plan_valid = true;
-		}
-		fc = SRF_FIRSTCALL_INIT();
-		old = MemoryContextSwitchTo(fc->multi_call_memory_ctx);
-		st = palloc0(sizeof(RouteState));
-		for (int g = 0; g <= radius; g++)
-		{
-			uint64		v = (fp >> plan.off[g]) &
-				(plan.len[g] >= 64 ? ~UINT64CONST(0) : (UINT64CONST(1) << plan.len[g]) - 1);
-			int32		d = dest[route_of(g, v, ndest)];
-			int			k;
-
-			for (k = 0; k < st->nout && st->out_dest[k] != d; k++)
-				;
-			if (k == st->nout)
-			{
-				st->out_dest[k] = d;
-				st->out_groups[k] = 0;
-				st->nout++;
-			}
-			st->out_groups[k] |= INT64CONST(1) << g;
-		}
-		if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-			elog(ERROR, "return type must be a row type");
-		fc->tuple_desc = BlessTupleDesc(desc);
-		fc->user_fctx = st;
-		MemoryContextSwitchTo(old);
+		check_plan(&p, radius, nblocks);
+		if (plan == NULL)
+			plan = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(tfp_pairs_plan));
+		*plan = p;
+		fcinfo->flinfo->fn_extra = plan;
 	}
-	fc = SRF_PERCALL_SETUP();
-	st = fc->user_fctx;
-	if (st->next < st->nout)
-	{
-		Datum		v[2] = {Int32GetDatum(st->out_dest[st->next]),
-		Int64GetDatum(st->out_groups[st->next])};
-		bool		nulls[2] = {false, false};
-
-		st->next++;
-		SRF_RETURN_NEXT(fc, HeapTupleGetDatum(heap_form_tuple(fc->tuple_desc, v, nulls)));
-	}
-	SRF_RETURN_DONE(fc);
+	if (g < 0 || g > radius)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("group %d is not between 0 and the radius %d", g, radius)));
+	d = route_of(plan, fp, g, ndest);
+	for (int h = 0; h <= radius; h++)
+		if (route_of(plan, fp, h, ndest) == d)
+		{
+			if (h < g)
+				PG_RETURN_NULL();
+			groups |= INT64CONST(1) << h;
+		}
+	PG_RETURN_INT64(((int64) ((const int32 *) ARR_DATA_PTR(arr))[d] << 33) | groups);
 }
 
 /* ---------------------------------------------------------------- one partition */
@@ -500,10 +469,13 @@ textfp_citus_pairs_search(const char *fn, Oid relid, const char *idcol, const ch
 						tmp, elapsed_ms(t0))));
 	/* the shuffle: Citus repartitions the rows between the workers */
 	if (SPI_execute(psprintf("INSERT INTO %s (dest, groups, id, fp) "
-							 "SELECT r.dest, r.groups, t.%s::int8, t.%s::int8 FROM %s t "
-							 "CROSS JOIN LATERAL %s.textfp_citus_pairs_route(t.%s::int8, %d, %d, '%s'::int4[]) r "
-							 "WHERE t.%s IS NOT NULL AND t.%s IS NOT NULL",
-							 tmp, id, fp, src, ext, fp, radius, nblocks, dests, id, fp),
+							 "SELECT (c >> 33)::int4, c & 8589934591, id, fp FROM "
+							 "(SELECT t.%s::int8 AS id, t.%s::int8 AS fp, "
+							 "%s.textfp_citus_pairs_route(t.%s::int8, %d, %d, '%s'::int4[], g) AS c "
+							 "FROM %s t CROSS JOIN pg_catalog.generate_series(0, %d) g "
+							 "WHERE t.%s IS NOT NULL AND t.%s IS NOT NULL) s "
+							 "WHERE c IS NOT NULL",
+							 tmp, id, fp, ext, fp, radius, nblocks, dests, src, radius, id, fp),
 					false, 0) != SPI_OK_INSERT)
 		elog(ERROR, "the shuffle into %s failed", tmp);
 	moved = (int64) SPI_processed;

@@ -7,12 +7,13 @@
 -- src/pg/citus_pairs.c.  Internal to that search; textfp.citus_pairs =
 -- coordinator reads the rows on the coordinator instead.
 
-CREATE FUNCTION @extschema@.textfp_citus_pairs_route(fp int8, radius int4, nblocks int4, dests int4[])
-	RETURNS TABLE(dest int4, groups int8)
+CREATE FUNCTION @extschema@.textfp_citus_pairs_route(fp int8, radius int4, nblocks int4,
+		dests int4[], g int4)
+	RETURNS int8
 	AS 'MODULE_PATHNAME', 'textfp_citus_pairs_route'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 4;
-COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_route(int8, int4, int4, int4[])
-	IS 'the partitions (of dests) of a fingerprint''s block keys in the distributed all-pairs search, with the bit set of its groups there (internal)';
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_route(int8, int4, int4, int4[], int4)
+	IS 'where group g of a fingerprint goes in the distributed all-pairs search: NULL, or the destination << 33 | its groups there (internal)';
 
 CREATE FUNCTION @extschema@.textfp_citus_pairs_acc(internal, int8, int8, int8, int4, int4)
 	RETURNS internal
