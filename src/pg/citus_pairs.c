@@ -47,6 +47,9 @@
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/value.h"
+#include "parser/parse_func.h"
 #include "portability/instr_time.h"
 #include "utils/acl.h"
 #include "utils/array.h"
@@ -92,19 +95,26 @@ textfp_citus_pairs_init(void)
 /*
  * Search relid on its workers?  A distributed table (not a reference or
  * Citus-local one, whose rows are on one node), textfp.citus_pairs =
- * workers, a transaction that may write (the intermediate table), and
- * CREATE on the table's schema (where that table is made).  Otherwise the
+ * workers, a transaction that may write (the intermediate table), CREATE
+ * on the table's schema (where that table is made), and this node the
+ * coordinator.  Otherwise the
  * coordinator reads the rows (simhash_pairs.c).
  */
 bool
 textfp_citus_pairs_usable(Oid relid)
 {
 	const char *kind = textfp_citus_table_kind(relid);
+	Oid			is_coord;
 
-	return kind != NULL && strcmp(kind, "distributed") == 0 &&
-		citus_pairs_mode == CITUS_PAIRS_WORKERS &&
-		!XactReadOnly && !RecoveryInProgress() &&
-		pg_namespace_aclcheck(get_rel_namespace(relid), GetUserId(), ACL_CREATE) == ACLCHECK_OK;
+	if (kind == NULL || strcmp(kind, "distributed") != 0 ||
+		citus_pairs_mode != CITUS_PAIRS_WORKERS ||
+		XactReadOnly || RecoveryInProgress() ||
+		pg_namespace_aclcheck(get_rel_namespace(relid), GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+		return false;
+	/* only the coordinator creates distributed tables (workers see the metadata too) */
+	is_coord = LookupFuncName(list_make2(makeString("pg_catalog"), makeString("citus_is_coordinator")),
+							  0, NULL, true);
+	return OidIsValid(is_coord) && DatumGetBool(OidFunctionCall0(is_coord));
 }
 
 /* B for n rows at radius r: the cost model's, but at least r + 1 (t >= 1) */

@@ -111,6 +111,12 @@ is(rows(q{SELECT * FROM simhash_pairs('dt', 'id', 'fp', 3)}, 'SET textfp.citus_p
 ($ret, $err) = notices(q{BEGIN READ ONLY; SELECT count(*) FROM simhash_pairs('dt', 'id', 'fp', 3); COMMIT;});
 is($ret, 0, 'a read-only transaction works');
 unlike($err, qr/shuffled/, 'a read-only transaction reads the rows on the coordinator');
+{
+	my ($r, $o, $e) = $workers[0]->psql('postgres',
+		q{SET textfp.progress = on; SELECT count(*) FROM simhash_pairs('dt', 'id', 'fp', 3)});
+	is($o, (split /:/, $single3)[0], 'on a worker (which sees the metadata too): the same count');
+	unlike($e, qr/shuffled/, 'on a worker the rows are read through Citus (only the coordinator shuffles)');
+}
 is(q1(q{BEGIN;
 SELECT count(*) FROM simhash_pairs('dt', 'id', 'fp', 3);
 SELECT count(*) FROM simhash_pairs('dt', 'id', 'fp', 3);
