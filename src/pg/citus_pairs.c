@@ -24,9 +24,10 @@
  *   in group g both rows are in that one partition only (a row goes to one
  *   partition per group);
  * - r + 1 copies of a row at most: one per group (fewer when two groups of
- *   a row hash to one partition: a row goes once to each partition, with
- *   the bit set of its groups there).  Together the partitions run every
- *   table once, over all rows: the single node's work, spread.
+ *   a row hash to one partition: a row goes once to each partition, and
+ *   the partition finds its groups there again with the same hash).
+ *   Together the partitions run every table once, over all rows: the
+ *   single node's work, spread.
  *
  * The partitions are the shards of an UNLOGGED distributed table created
  * in the caller's transaction, one shard per node with shards by default
@@ -170,32 +171,12 @@ route_of(const tfp_pairs_plan *plan, uint64 fp, int g, int ndest)
 	return (int) (h % (uint64) ndest);
 }
 
-/*
- * textfp_citus_pairs_route(fp int8, radius int4, nblocks int4, dests int4[],
- * g int4) returns int8: where group g (0..radius) of the row goes.  A row
- * goes once to each partition of its groups: NULL when a lower group goes
- * to the same partition, otherwise (dests[partition] << 33) | the bit set
- * of the row's groups routed there (radius <= 32: 33 bits).  A scalar
- * function over "CROSS JOIN generate_series(0, radius) g" costs less a row
- * than a set-returning one.
- */
-Datum
-textfp_citus_pairs_route(PG_FUNCTION_ARGS)
+/* the plan of nblocks blocks at radius, kept in fn_extra */
+static const tfp_pairs_plan *
+cached_plan(FunctionCallInfo fcinfo, int32 radius, int32 nblocks)
 {
 	tfp_pairs_plan *plan = fcinfo->flinfo->fn_extra;
-	uint64		fp = (uint64) PG_GETARG_INT64(0);
-	int32		radius = PG_GETARG_INT32(1),
-				nblocks = PG_GETARG_INT32(2),
-				g = PG_GETARG_INT32(4);
-	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(3);
-	int			ndest = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr)),
-				d;
-	int64		groups = 0;
 
-	if (ARR_ELEMTYPE(arr) != INT4OID || ARR_HASNULL(arr) || ndest < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the destinations must be a non-empty integer array without NULL")));
 	if (plan == NULL || plan->radius != radius || plan->nblocks != nblocks)
 	{
 		tfp_pairs_plan p;
@@ -206,19 +187,49 @@ textfp_citus_pairs_route(PG_FUNCTION_ARGS)
 		*plan = p;
 		fcinfo->flinfo->fn_extra = plan;
 	}
+	return plan;
+}
+
+/* the partitions' distribution values, one per shard of the intermediate table */
+static const int32 *
+dest_values(ArrayType *arr, int *ndest)
+{
+	*ndest = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+	if (ARR_ELEMTYPE(arr) != INT4OID || ARR_HASNULL(arr) || *ndest < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the destinations must be a non-empty integer array without NULL")));
+	return (const int32 *) ARR_DATA_PTR(arr);
+}
+
+/*
+ * textfp_citus_pairs_route(fp int8, radius int4, nblocks int4, dests int4[],
+ * g int4) returns int4: the partition (its value in dests) of group g
+ * (0..radius) of the row, or NULL when a lower group of the row goes there
+ * too: a row goes once to each of its partitions.  A scalar function over
+ * "CROSS JOIN generate_series(0, radius) g" costs less a row than a
+ * set-returning one.
+ */
+Datum
+textfp_citus_pairs_route(PG_FUNCTION_ARGS)
+{
+	uint64		fp = (uint64) PG_GETARG_INT64(0);
+	int32		radius = PG_GETARG_INT32(1),
+				g = PG_GETARG_INT32(4);
+	const tfp_pairs_plan *plan = cached_plan(fcinfo, radius, PG_GETARG_INT32(2));
+	int			ndest;
+	const int32 *dest = dest_values(PG_GETARG_ARRAYTYPE_P(3), &ndest);
+	int			d;
+
 	if (g < 0 || g > radius)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("group %d is not between 0 and the radius %d", g, radius)));
 	d = route_of(plan, fp, g, ndest);
-	for (int h = 0; h <= radius; h++)
+	for (int h = 0; h < g; h++)
 		if (route_of(plan, fp, h, ndest) == d)
-		{
-			if (h < g)
-				PG_RETURN_NULL();
-			groups |= INT64CONST(1) << h;
-		}
-	PG_RETURN_INT64(((int64) ((const int32 *) ARR_DATA_PTR(arr))[d] << 33) | groups);
+			PG_RETURN_NULL();
+	PG_RETURN_INT32(dest[d]);
 }
 
 /* ---------------------------------------------------------------- one partition */
@@ -226,18 +237,18 @@ textfp_citus_pairs_route(PG_FUNCTION_ARGS)
 typedef struct PartState
 {
 	MemoryContext cxt;
-	int32		radius,
-				nblocks;
+	tfp_pairs_plan plan;
+	int			ndest,
+				self;			/* this partition's index in dests */
 	size_t		n,
 				cap;
-	int64	   *groups,
-			   *id;
+	int64	   *id;
 	uint64	   *fp;
 } PartState;
 
 /*
- * textfp_citus_pairs_acc(state, groups int8, id int8, fp int8, radius,
- * nblocks): collect a partition's rows (24 bytes each)
+ * textfp_citus_pairs_acc(state, dest int4, id int8, fp int8, radius,
+ * nblocks, dests int4[]): collect a partition's rows (16 bytes each)
  */
 Datum
 textfp_citus_pairs_acc(PG_FUNCTION_ARGS)
@@ -247,41 +258,44 @@ textfp_citus_pairs_acc(PG_FUNCTION_ARGS)
 
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
 		elog(ERROR, "textfp_citus_pairs_acc called in non-aggregate context");
-	if (st == NULL)
-	{
-		tfp_pairs_plan plan;
-
-		if (PG_ARGISNULL(4) || PG_ARGISNULL(5))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("the radius and the number of blocks must not be NULL")));
-		check_plan(&plan, PG_GETARG_INT32(4), PG_GETARG_INT32(5));
-		st = MemoryContextAllocZero(aggcxt, sizeof(PartState));
-		st->cxt = aggcxt;
-		st->radius = PG_GETARG_INT32(4);
-		st->nblocks = PG_GETARG_INT32(5);
-	}
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
 		PG_RETURN_POINTER(st);
+	if (st == NULL)
+	{
+		const int32 *dest;
+		int32		self = PG_GETARG_INT32(1);
+
+		if (PG_ARGISNULL(4) || PG_ARGISNULL(5) || PG_ARGISNULL(6))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("the radius, the number of blocks and the destinations must not be NULL")));
+		st = MemoryContextAllocZero(aggcxt, sizeof(PartState));
+		st->cxt = aggcxt;
+		check_plan(&st->plan, PG_GETARG_INT32(4), PG_GETARG_INT32(5));
+		dest = dest_values(PG_GETARG_ARRAYTYPE_P(6), &st->ndest);
+		for (st->self = 0; st->self < st->ndest && dest[st->self] != self; st->self++)
+			;
+		if (st->self == st->ndest)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("partition %d is not one of the destinations", self)));
+	}
 	if (st->n == st->cap)
 	{
 		size_t		cap = Max(st->cap * 2, 1024);
 
 		if (st->cap == 0)
 		{
-			st->groups = MemoryContextAllocHuge(st->cxt, cap * sizeof(int64));
 			st->id = MemoryContextAllocHuge(st->cxt, cap * sizeof(int64));
 			st->fp = MemoryContextAllocHuge(st->cxt, cap * sizeof(uint64));
 		}
 		else
 		{
-			st->groups = repalloc_huge(st->groups, cap * sizeof(int64));
 			st->id = repalloc_huge(st->id, cap * sizeof(int64));
 			st->fp = repalloc_huge(st->fp, cap * sizeof(uint64));
 		}
 		st->cap = cap;
 	}
-	st->groups[st->n] = PG_GETARG_INT64(1);
 	st->id[st->n] = PG_GETARG_INT64(2);
 	st->fp[st->n] = (uint64) PG_GETARG_INT64(3);
 	st->n++;
@@ -325,8 +339,9 @@ buf_add(void *arg, int64 a, int64 b, int dist)
 
 /*
  * textfp_citus_pairs_final(state) returns int8[]: for each group g, the
- * tables whose lowest block is g over the rows routed here with group g
- * (proof in the header comment); the pairs as triples.
+ * tables whose lowest block is g over the rows whose group g is routed
+ * here (the hash of textfp_citus_pairs_route again; proof in the header
+ * comment); the pairs as triples.
  */
 Datum
 textfp_citus_pairs_final(PG_FUNCTION_ARGS)
@@ -342,20 +357,23 @@ textfp_citus_pairs_final(PG_FUNCTION_ARGS)
 								ALLOCSET_DEFAULT_SIZES);
 	buf.cxt = cxt;
 	buf.limited = true;
-	for (int g = 0; g <= st->radius; g++)
+	for (int g = 0; g <= st->plan.radius; g++)
 	{
 		int64	   *id = MemoryContextAllocHuge(cxt, st->n * sizeof(int64));
 		uint64	   *fp = MemoryContextAllocHuge(cxt, st->n * sizeof(uint64));
 		size_t		m = 0;
 
 		for (size_t i = 0; i < st->n; i++)
-			if ((st->groups[i] >> g) & 1)
-			{
-				id[m] = st->id[i];
-				fp[m] = st->fp[i];
-				m++;
-			}
-		textfp_pairs_run("simhash_pairs", cxt, id, fp, m, st->radius, st->nblocks, g,
+		{
+			if (route_of(&st->plan, st->fp[i], g, st->ndest) != st->self)
+				continue;
+			id[m] = st->id[i];
+			fp[m] = st->fp[i];
+			m++;
+			if ((m & 0xFFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+		textfp_pairs_run("simhash_pairs", cxt, id, fp, m, st->plan.radius, st->plan.nblocks, g,
 						 buf_add, &buf);
 		pfree(id);
 		pfree(fp);
@@ -459,7 +477,7 @@ textfp_citus_pairs_search(const char *fn, Oid relid, const char *idcol, const ch
 		nshards = 1;
 	tmp = psprintf("%s.%s", schema,
 				   quote_identifier(psprintf("textfp_pairs_%d_%u", MyProcPid, ++serial)));
-	exec_cmd(psprintf("CREATE UNLOGGED TABLE %s (dest int4, groups int8, id int8, fp int8)", tmp));
+	exec_cmd(psprintf("CREATE UNLOGGED TABLE %s (dest int4, id int8, fp int8)", tmp));
 	exec_cmd(psprintf("SELECT pg_catalog.create_distributed_table(%s, 'dest', "
 					  "colocate_with => 'none', shard_count => %d)",
 					  quote_literal_cstr(tmp), (int) nshards));
@@ -478,13 +496,13 @@ textfp_citus_pairs_search(const char *fn, Oid relid, const char *idcol, const ch
 						fn, (long long) n, radius, nblocks, radius + 1, (long long) nshards,
 						tmp, elapsed_ms(t0))));
 	/* the shuffle: Citus repartitions the rows between the workers */
-	if (SPI_execute(psprintf("INSERT INTO %s (dest, groups, id, fp) "
-							 "SELECT (c >> 33)::int4, c & 8589934591, id, fp FROM "
+	if (SPI_execute(psprintf("INSERT INTO %s (dest, id, fp) "
+							 "SELECT dest, id, fp FROM "
 							 "(SELECT t.%s::int8 AS id, t.%s::int8 AS fp, "
-							 "%s.textfp_citus_pairs_route(t.%s::int8, %d, %d, '%s'::int4[], g) AS c "
+							 "%s.textfp_citus_pairs_route(t.%s::int8, %d, %d, '%s'::int4[], g) AS dest "
 							 "FROM %s t CROSS JOIN pg_catalog.generate_series(0, %d) g "
 							 "WHERE t.%s IS NOT NULL AND t.%s IS NOT NULL) s "
-							 "WHERE c IS NOT NULL",
+							 "WHERE dest IS NOT NULL",
 							 tmp, id, fp, ext, fp, radius, nblocks, dests, src, radius, id, fp),
 					false, 0) != SPI_OK_INSERT)
 		elog(ERROR, "the shuffle into %s failed", tmp);
@@ -494,8 +512,8 @@ textfp_citus_pairs_search(const char *fn, Oid relid, const char *idcol, const ch
 				(errmsg("%s: shuffled %lld rows (%.2f a row) (%.0f ms)", fn, (long long) moved,
 						(double) moved / n, elapsed_ms(t0))));
 	/* the search: one aggregate per shard, on its worker */
-	if (SPI_execute(psprintf("SELECT %s.textfp_citus_pairs_agg(groups, id, fp, %d, %d) "
-							 "FROM %s GROUP BY dest", ext, radius, nblocks, tmp),
+	if (SPI_execute(psprintf("SELECT %s.textfp_citus_pairs_agg(dest, id, fp, %d, %d, '%s'::int4[]) "
+							 "FROM %s GROUP BY dest", ext, radius, nblocks, dests, tmp),
 					false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "the search of %s failed", tmp);
 	for (uint64 i = 0; i < SPI_processed; i++)

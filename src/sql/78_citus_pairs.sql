@@ -9,17 +9,17 @@
 
 CREATE FUNCTION @extschema@.textfp_citus_pairs_route(fp int8, radius int4, nblocks int4,
 		dests int4[], g int4)
-	RETURNS int8
+	RETURNS int4
 	AS 'MODULE_PATHNAME', 'textfp_citus_pairs_route'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_route(int8, int4, int4, int4[], int4)
-	IS 'where group g of a fingerprint goes in the distributed all-pairs search: NULL, or the destination << 33 | its groups there (internal)';
+	IS 'the partition (of dests) of group g of a fingerprint in the distributed all-pairs search, NULL if a lower group goes there too (internal)';
 
-CREATE FUNCTION @extschema@.textfp_citus_pairs_acc(internal, int8, int8, int8, int4, int4)
+CREATE FUNCTION @extschema@.textfp_citus_pairs_acc(internal, int4, int8, int8, int4, int4, int4[])
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'textfp_citus_pairs_acc'
 	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_acc(internal, int8, int8, int8, int4, int4)
+COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_acc(internal, int4, int8, int8, int4, int4, int4[])
 	IS 'transition function of textfp_citus_pairs_agg (internal)';
 
 CREATE FUNCTION @extschema@.textfp_citus_pairs_final(internal)
@@ -29,10 +29,11 @@ CREATE FUNCTION @extschema@.textfp_citus_pairs_final(internal)
 COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_final(internal)
 	IS 'final function of textfp_citus_pairs_agg (internal)';
 
-CREATE AGGREGATE @extschema@.textfp_citus_pairs_agg(groups int8, id int8, fp int8, radius int4, nblocks int4) (
+CREATE AGGREGATE @extschema@.textfp_citus_pairs_agg(dest int4, id int8, fp int8, radius int4,
+		nblocks int4, dests int4[]) (
 	SFUNC = @extschema@.textfp_citus_pairs_acc,
 	STYPE = internal,
 	FINALFUNC = @extschema@.textfp_citus_pairs_final
 );
-COMMENT ON AGGREGATE @extschema@.textfp_citus_pairs_agg(int8, int8, int8, int4, int4)
-	IS 'the pairs (id_a, id_b, distance triples) of one partition of the distributed all-pairs search (internal)';
+COMMENT ON AGGREGATE @extschema@.textfp_citus_pairs_agg(int4, int8, int8, int4, int4, int4[])
+	IS 'the pairs (id_a, id_b, distance triples) of partition dest of the distributed all-pairs search (internal)';

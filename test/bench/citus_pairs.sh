@@ -61,7 +61,7 @@ echo "single node:         $t_single ms, $c_single pairs"
 # shellcheck disable=SC2059
 t_dist=$(timed 'SET textfp.progress = on;' "$(printf "$q" dist)"); c_dist=$(count)
 echo "on the workers:      $t_dist ms, $c_dist pairs ($(awk -v a="$t_dist" -v b="$t_single" 'BEGIN { printf "%.2f", a / b }') x the single node)"
-sed -n 's/^NOTICE:  simhash_pairs: /    /p' "$TFP_TMP/err"
+sed -n 's/.*NOTICE:  simhash_pairs: /    /p' "$TFP_TMP/err"
 made=$(sed -n 's/.*shards of .* (\([0-9]*\) ms)$/\1/p' "$TFP_TMP/err")
 shuf=$(sed -n 's/.*shuffled \([0-9]*\) rows (\([0-9.]*\) a row) (\([0-9]*\) ms)$/\1 \2 \3/p' "$TFP_TMP/err")
 read -r moved per shuf_end <<<"$shuf"

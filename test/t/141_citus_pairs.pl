@@ -139,7 +139,7 @@ like(citus_fails($coord, q{SELECT textfp_citus_pairs_route(1, 3, 5, '{}', 0)}), 
 	'routing to no partition: 22023');
 like(citus_fails($coord, q{SELECT textfp_citus_pairs_route(1, 3, 5, '{1}', 4)}), qr/^22023: group 4/,
 	'routing a group above the radius: 22023');
-like(citus_fails($coord, q{SELECT textfp_citus_pairs_agg(1, 1, 1, 40, 50)}), qr/^22023: /,
+like(citus_fails($coord, q{SELECT textfp_citus_pairs_agg(1, 1, 1, 40, 50, '{1}')}), qr/^22023: /,
 	'a partition at radius 40: 22023');
 
 # a worker's error after the intermediate table is filled: too little
