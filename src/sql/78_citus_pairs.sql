@@ -33,7 +33,8 @@ CREATE AGGREGATE @extschema@.textfp_citus_pairs_agg(dest int4, id int8, fp int8,
 		nblocks int4, dests int4[]) (
 	SFUNC = @extschema@.textfp_citus_pairs_acc,
 	STYPE = internal,
-	FINALFUNC = @extschema@.textfp_citus_pairs_final
+	FINALFUNC = @extschema@.textfp_citus_pairs_final,
+	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE @extschema@.textfp_citus_pairs_agg(int4, int8, int8, int4, int4, int4[])
 	IS 'the pairs (id_a, id_b, distance triples) of partition dest of the distributed all-pairs search (internal)';
