@@ -44,6 +44,7 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "funcapi.h"
@@ -110,7 +111,11 @@ textfp_citus_pairs_usable(Oid relid)
 	if (kind == NULL || strcmp(kind, "distributed") != 0 ||
 		citus_pairs_mode != CITUS_PAIRS_WORKERS ||
 		XactReadOnly || RecoveryInProgress() ||
+#if PG_VERSION_NUM >= 160000
+		object_aclcheck(NamespaceRelationId, get_rel_namespace(relid), GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+#else
 		pg_namespace_aclcheck(get_rel_namespace(relid), GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+#endif
 		return false;
 	/* only the coordinator creates distributed tables (workers see the metadata too) */
 	is_coord = LookupFuncName(list_make2(makeString("pg_catalog"), makeString("citus_is_coordinator")),

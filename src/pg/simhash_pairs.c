@@ -27,6 +27,7 @@
 #include "executor/spi.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -486,7 +487,7 @@ textfp_pairs_run(const char *fn, MemoryContext cxt, const int64 *id, const uint6
 		ntables = 0;
 		s = tfp_pairs_first_table(&plan);
 		do
-			ntables += s != 0 && __builtin_ctzll(s) == lowblock;
+			ntables += s != 0 && pg_rightmost_one_pos64(s) == lowblock;
 		while ((s = tfp_pairs_next_table(&plan, s)) != 0);
 	}
 	if (textfp_progress)
@@ -500,7 +501,7 @@ textfp_pairs_run(const char *fn, MemoryContext cxt, const int64 *id, const uint6
 		tfp_pairs_table t;
 		int64		c;
 
-		if (lowblock >= 0 && (s == 0 || __builtin_ctzll(s) != lowblock))
+		if (lowblock >= 0 && (s == 0 || pg_rightmost_one_pos64(s) != lowblock))
 			continue;
 		tfp_pairs_table_init(&plan, s, &t);
 		c = tfp_pairs_run_table(&plan, &t, fp, n, e, tmp, cap, hist, &heavy,

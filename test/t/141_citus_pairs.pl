@@ -121,6 +121,10 @@ is(q1(q{BEGIN;
 SELECT count(*) FROM simhash_pairs('dt', 'id', 'fp', 3);
 SELECT count(*) FROM simhash_pairs('dt', 'id', 'fp', 3);
 COMMIT;}), join("\n", ((split /:/, $single3)[0]) x 2), 'twice in one transaction');
+is(q1(q{BEGIN;
+INSERT INTO dt SELECT 999999, fp FROM dt WHERE id = 7;
+SELECT count(*) FROM simhash_pairs('dt', 'id', 'fp', 0) WHERE 999999 IN (id_a, id_b);
+ROLLBACK;}), '1', 'a row inserted earlier in the transaction is searched (the shuffle runs in it)');
 is(leftovers(), '', 'no intermediate table is left after the searches');
 
 # ---------------------------------------------------------------- errors
