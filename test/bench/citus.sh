@@ -20,7 +20,7 @@ set -uo pipefail
 
 N=${1:-200000}
 SHARDS=${2:-32}
-# shellcheck source=citus_cluster.sh
+# shellcheck source-path=SCRIPTDIR source=citus_cluster.sh
 . "$(dirname "${BASH_SOURCE[0]}")/citus_cluster.sh"
 citus_cluster || exit 1
 tfp_psql <<SQL || exit 1

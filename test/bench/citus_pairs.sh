@@ -24,8 +24,8 @@ N=${1:-1000000}
 R=${2:-3}
 SHARDS=${3:-32}
 # the single node holds 16 bytes a row and as much again for the sort
-CITUS_CONF="maintenance_work_mem = 2GB"
-# shellcheck source=citus_cluster.sh
+export CITUS_CONF="maintenance_work_mem = 2GB"
+# shellcheck source-path=SCRIPTDIR source=citus_cluster.sh
 . "$(dirname "${BASH_SOURCE[0]}")/citus_cluster.sh"
 citus_cluster || exit 1
 start=$(date +%s)
@@ -75,4 +75,6 @@ if [ "${CITUS_PAIRS_COORD:-1}" != 0 ]; then
     echo "on the coordinator:  $t_coord ms, $c_coord pairs"
 fi
 echo "after: $(load)"
-[ "$c_single" = "$c_dist" ] && [ "${c_coord:-$c_single}" = "$c_single" ] || { tfp_err "the pair counts differ"; exit 1; }
+if [ "$c_single" != "$c_dist" ] || [ "${c_coord:-$c_single}" != "$c_single" ]; then
+    tfp_err "the pair counts differ"; exit 1
+fi
