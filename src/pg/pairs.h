@@ -33,6 +33,25 @@ extern void textfp_query_rows(const char *query, QueryCheck check, QueryRow row,
 /* The tuplestore of a materialize-mode set-returning function, with its descriptor. */
 extern Tuplestorestate *textfp_srf_materialize(FunctionCallInfo fcinfo, TupleDesc *desc);
 
+/*
+ * The tables of the all-pairs search over n rows (simhash_pairs.c):
+ * nblocks 0 lets the cost model choose B; lowblock >= 0 runs only the
+ * tables whose lowest block is lowblock, -1 all.
+ */
+extern void textfp_pairs_run(const char *fn, MemoryContext cxt, const int64 *id,
+							 const uint64 *fp, size_t n, int32 radius, int nblocks,
+							 int lowblock, PairSink sink, void *arg);
+
+/*
+ * The distributed search of a Citus table (citus_pairs.c): whether rel is
+ * searched on its workers, and the search.
+ */
+extern bool textfp_citus_pairs_usable(Oid relid);
+extern void textfp_citus_pairs_search(const char *fn, Oid relid, const char *idcol,
+									  const char *fpcol, int32 radius, Oid nsp,
+									  PairSink sink, void *arg);
+extern void textfp_citus_pairs_init(void);
+
 /* textfp.progress: NOTICE messages of the phases of long searches */
 extern bool textfp_progress;
 

@@ -27,6 +27,7 @@
 #include "executor/spi.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -61,6 +62,7 @@ typedef struct PairsInput
 	const char *fn;				/* function name, for messages */
 	Oid			nsp;			/* the extension's schema */
 	Oid			idtype;			/* type of a query's id column */
+	bool		on_workers;		/* a Citus table searched on its workers */
 } PairsInput;
 
 void
@@ -73,6 +75,7 @@ textfp_pairs_init(void)
 							 false,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	textfp_citus_pairs_init();
 }
 
 bool
@@ -338,6 +341,13 @@ read_rel(PairsInput *in, Oid relid, const char *idcol, const char *fpcol, Oid ns
 	idtype = get_atttype(relid, ia);
 	check_types(in, idtype, get_atttype(relid, fa), nsp, "column");
 	idtype = getBaseType(idtype);
+	/* a distributed table: Manku's tables on its workers (citus_pairs.c) */
+	if (textfp_citus_pairs_usable(relid))
+	{
+		in->on_workers = true;
+		relation_close(rel, NoLock);
+		return;
+	}
 
 	direct = (rel->rd_rel->relkind == RELKIND_RELATION ||
 			  rel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE) &&
@@ -420,29 +430,39 @@ emit_ids(void *arg, size_t i, size_t j, int dist)
 	return 0;
 }
 
-static void
-run_tables(PairsInput *in, int32 radius, PairSink sink, void *arg)
+/*
+ * The tables of the plan for n rows at radius (nblocks 0: the plan's choice
+ * of B); lowblock >= 0 runs only the tables whose lowest block is lowblock
+ * (the share of one partition in the distributed search, citus_pairs.c),
+ * -1 all of them.  Buffers in cxt, within maintenance_work_mem beside the
+ * n rows' 16 bytes.
+ */
+void
+textfp_pairs_run(const char *fn, MemoryContext cxt, const int64 *id, const uint64 *fp,
+				 size_t n, int32 radius, int nblocks, int lowblock,
+				 PairSink sink, void *arg)
 {
 	tfp_pairs_plan plan;
 	Size		budget = budget_bytes(),
-				rows = (Size) in->n * 16,
+				rows = (Size) n * 16,
 				avail = budget > rows ? budget - rows : 0;
-	size_t		cap = in->n,
+	size_t		cap = n,
 				heavy = 0;
 	uint64	   *e,
 			   *tmp;
 	uint32	   *hist = NULL;
-	EmitState	es = {in->id, sink, arg, 0};
+	EmitState	es = {id, sink, arg, 0};
 	uint64		s,
 				done = 0,
+				ntables,
 				next_notice = 0;
 	int64		cmp = 0;
 
-	if (in->n < 2)
+	if (n < 2)
 		return;
-	if (tfp_pairs_make_plan(&plan, in->n, radius, 0) != 0)
-		elog(ERROR, "no plan for radius %d", radius);
-	if ((Size) in->n * 16 > avail)
+	if (tfp_pairs_make_plan(&plan, n, radius, nblocks) != 0)
+		elog(ERROR, "no plan for radius %d with %d blocks", radius, nblocks);
+	if ((Size) n * 16 > avail)
 	{
 		/* in parts: room for the histogram, then the entries */
 		avail = avail > TFP_PAIRS_HIST * sizeof(uint32) ? avail - TFP_PAIRS_HIST * sizeof(uint32) : 0;
@@ -451,47 +471,63 @@ run_tables(PairsInput *in, int32 radius, PairSink sink, void *arg)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("%s: %zu rows leave no room for sorting in maintenance_work_mem",
-							in->fn, in->n),
+							fn, n),
 					 errdetail("The rows take %zu kB and the sort at least %d kB more; maintenance_work_mem is %d kB.",
 							   rows / 1024, (int) ((MIN_PART * 16 + TFP_PAIRS_HIST * sizeof(uint32)) / 1024),
 							   maintenance_work_mem),
 					 errhint("Raise maintenance_work_mem.")));
-		hist = MemoryContextAllocHuge(in->cxt, TFP_PAIRS_HIST * sizeof(uint32));
+		hist = MemoryContextAllocHuge(cxt, TFP_PAIRS_HIST * sizeof(uint32));
 	}
-	e = MemoryContextAllocHuge(in->cxt, cap * sizeof(uint64));
-	tmp = MemoryContextAllocHuge(in->cxt, cap * sizeof(uint64));
+	e = MemoryContextAllocHuge(cxt, cap * sizeof(uint64));
+	tmp = MemoryContextAllocHuge(cxt, cap * sizeof(uint64));
+	ntables = plan.ntables;
+	if (lowblock >= 0)
+	{
+		/* tables whose lowest block is lowblock: C(B - 1 - lowblock, t - 1) */
+		ntables = 0;
+		s = tfp_pairs_first_table(&plan);
+		do
+			ntables += s != 0 && pg_rightmost_one_pos64(s) == lowblock;
+		while ((s = tfp_pairs_next_table(&plan, s)) != 0);
+	}
 	if (textfp_progress)
 		ereport(NOTICE,
-				(errmsg("%s: %zu rows, radius %d: %d blocks, %llu tables%s", in->fn, in->n,
-						radius, plan.nblocks, (unsigned long long) plan.ntables,
-						cap < in->n ? psprintf(", each in parts of at most %zu rows", cap) : "")));
+				(errmsg("%s: %zu rows, radius %d: %d blocks, %llu tables%s", fn, n,
+						radius, plan.nblocks, (unsigned long long) ntables,
+						cap < n ? psprintf(", each in parts of at most %zu rows", cap) : "")));
 	s = tfp_pairs_first_table(&plan);
 	do
 	{
 		tfp_pairs_table t;
 		int64		c;
 
+		if (lowblock >= 0 && (s == 0 || pg_rightmost_one_pos64(s) != lowblock))
+			continue;
 		tfp_pairs_table_init(&plan, s, &t);
-		c = tfp_pairs_run_table(&plan, &t, in->fp, in->n, e, tmp, cap, hist, &heavy,
+		c = tfp_pairs_run_table(&plan, &t, fp, n, e, tmp, cap, hist, &heavy,
 								emit_ids, &es, textfp_interrupt_tick);
 		if (c == -1)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("%s: %zu rows share one key of %d bits, more than the %zu that fit in maintenance_work_mem",
-							in->fn, heavy, t.prefix_bits, cap),
+							fn, heavy, t.prefix_bits, cap),
 					 errdetail("Rows with equal key bits must be compared in one part."),
 					 errhint("Raise maintenance_work_mem.")));
 		cmp += c;
 		done++;
-		if (textfp_progress && (done * 10 >= next_notice * plan.ntables || done == plan.ntables))
+		if (textfp_progress && (done * 10 >= next_notice * ntables || done == ntables))
 		{
 			ereport(NOTICE,
-					(errmsg("%s: table %llu of %llu done, %lld comparisons, %llu pairs", in->fn,
-							(unsigned long long) done, (unsigned long long) plan.ntables,
+					(errmsg("%s: table %llu of %llu done, %lld comparisons, %llu pairs", fn,
+							(unsigned long long) done, (unsigned long long) ntables,
 							(long long) cmp, (unsigned long long) es.pairs)));
-			next_notice = done * 10 / plan.ntables + 1;
+			next_notice = done * 10 / ntables + 1;
 		}
 	} while ((s = tfp_pairs_next_table(&plan, s)) != 0);
+	pfree(e);
+	pfree(tmp);
+	if (hist)
+		pfree(hist);
 }
 
 void
@@ -519,6 +555,13 @@ textfp_pairs_search(FunctionCallInfo fcinfo, bool rel_form, int32 radius,
 				 NameStr(*PG_GETARG_NAME(2)), nsp);
 	else
 		read_query(&in, text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	if (in.on_workers)
+	{
+		textfp_citus_pairs_search(in.fn, PG_GETARG_OID(0), NameStr(*PG_GETARG_NAME(1)),
+								  NameStr(*PG_GETARG_NAME(2)), radius, nsp, sink, arg);
+		MemoryContextDelete(in.cxt);
+		return;
+	}
 	if (textfp_progress)
 		ereport(NOTICE, (errmsg("%s: read %zu rows, done", in.fn, in.n)));
 	/* give back the arrays' growth room: the budget counts n rows */
@@ -528,7 +571,7 @@ textfp_pairs_search(FunctionCallInfo fcinfo, bool rel_form, int32 radius,
 		in.fp = repalloc_huge(in.fp, in.n * sizeof(uint64));
 		in.cap = in.n;
 	}
-	run_tables(&in, radius, sink, arg);
+	textfp_pairs_run(in.fn, in.cxt, in.id, in.fp, in.n, radius, 0, -1, sink, arg);
 	MemoryContextDelete(in.cxt);
 }
 
