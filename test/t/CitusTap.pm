@@ -8,6 +8,7 @@
 package CitusTap;
 use strict;
 use warnings;
+use Fcntl qw(:flock);
 use Exporter 'import';
 use File::Path qw(make_path);
 use PostgreSQL::Test::Cluster;
@@ -63,9 +64,18 @@ sub citus_cluster
 	}
 	my $workdir = $ENV{TEXTFP_CITUS_WORKDIR} // "/tmp/textfp-citus-$major";
 	my $t0 = time;
+	# one build at a time per work directory: the TAP files that use Citus
+	# may run at once (prove -j), and the first builds while the others
+	# wait, then reuse its build
+	# (opened for reading where it exists: another user may own it)
+	open(my $lock, (-e "$workdir.lock" ? '<' : '>>'), "$workdir.lock")
+	  or die "cannot open $workdir.lock: $!";
+	flock($lock, LOCK_EX) or die "cannot lock $workdir.lock: $!";
 	my $out = `"$build_sh" --pg-config "$real_bindir/pg_config" --destdir "$inst" --workdir "$workdir" 2>&1`;
+	my $status = $?;
+	close $lock;
 	plan skip_all => "Citus could not be built here: " . join(' ', split /\n/, $out)
-	  if $?;
+	  if $status;
 	note sprintf('citus: %s (%.0f s)', join(' ', grep { !/warning/ } split /\n/, $out), time - $t0);
 	(my $rel_bin = $bindir) =~ s/^\Q$prefix\E//;
 	$ENV{PATH} = "$inst$rel_bin:$ENV{PATH}";
