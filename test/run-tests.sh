@@ -47,7 +47,7 @@ REGRESS_FULL_ONLY="simhash_large"
 TAP_STRESS="040_sql_sweep 120_sqlsmith_smoke 130_limits"
 # With several TAP jobs, the slowest files start first (prove runs them in
 # the order given): the last measured order, longest first.
-TAP_SLOW_FIRST="033_hamming_merge 130_limits 140_citus 040_sql_sweep 032_hamming_am 120_sqlsmith_smoke"
+TAP_SLOW_FIRST="140_citus 033_hamming_merge 130_limits 141_citus_pairs 142_citus_arrivals 040_sql_sweep 032_hamming_am 120_sqlsmith_smoke"
 
 note() { SUMMARY+=("$(printf '  %-8s %s' "$1" "$2")"); }
 broke() { # step message: a step that broke counts as one failure
@@ -176,7 +176,9 @@ run_unit() {
     tfp_log "unit tests"
     run_layers
     unit_programs bin unit "-O2"
-    [ -n "$RUN_SAN" ] || return 0
+}
+
+run_unit_san() {
     tfp_log "unit tests under ASan + UBSan"
     if ! tfp_make -s test/unit/test_core.san >/dev/null 2>&1; then
         note unit-san "skipped: the compiler cannot build with -fsanitize=address,undefined"
@@ -397,7 +399,8 @@ run_tap() {
     # readable by the server's OS user (e.g. under /root).
     tapdir=$TFP_TMP/tap
     mkdir -p "$tapdir/tmp_check/log" "$tapdir/tmp"
-    tar -C "$TFP_ROOT" --exclude=./test/bench/out -cf - ./test | tar -C "$tapdir" -xf - ||
+    # (not test/unit: the sanitizer build may be writing there right now)
+    tar -C "$TFP_ROOT" --exclude=./test/bench/out --exclude=./test/unit -cf - ./test | tar -C "$tapdir" -xf - ||
         { broke tap "cannot copy test/"; return; }
     tfp_chown_pg "$tapdir"
     pgxs_perl=$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/perl
@@ -519,44 +522,64 @@ main() {
     tfp_make_tmp || { broke setup "cannot create a temporary directory"; return; }
     [ -n "$RUN_UNIT" ] && run_unit
     [ -n "$RUN_DOCS" ] && run_docs
-    [ -n "$built" ] || return
-    [ -n "$RUN_REGRESS$RUN_TAP" ] || return
-    tfp_private_install || { broke install "make install into the private tree failed"; return; }
-    # The TAP tests run beside pg_regress (they mostly wait: server starts,
-    # replication, pgbench), their output printed after it; TFP_TAP_PARALLEL=0
-    # runs them after it instead.
-    local tap_pid='' p f lines=()
-    if [ -n "$RUN_TAP" ] && [ -n "$RUN_REGRESS" ] && [ "${TFP_TAP_PARALLEL:-1}" = 1 ]; then
-        tfp_log "TAP tests in the background, beside pg_regress (their output follows it)"
-        rm -f "$TFP_TMP/tap.counts" "$TFP_TMP/tap.summary"
-        ( PASSED=0 FAILED=0 SUMMARY=()
-          run_tap
-          echo "$PASSED $FAILED" >"$TFP_TMP/tap.counts"
-          [ ${#SUMMARY[@]} -gt 0 ] && printf '%s\n' "${SUMMARY[@]}" >"$TFP_TMP/tap.summary"
-        ) </dev/null >"$TFP_TMP/log/tap-run.out" 2>&1 3>&- 4>&- &
-        tap_pid=$!
+    # The sanitizer builds (--full) run beside what follows (they need no
+    # server), their output printed after it.
+    if [ -n "$RUN_SAN" ] && [ -n "$RUN_REGRESS$RUN_TAP" ] && [ -n "$built" ]; then
+        bg_start unit-san run_unit_san
+    elif [ -n "$RUN_SAN" ]; then
+        run_unit_san
     fi
-    if [ -n "$RUN_REGRESS" ]; then
-        if tfp_start_cluster && tfp_verify_install; then
-            run_regress
-        else
-            broke regress "cluster setup failed"
+    if [ -n "$built" ] && [ -n "$RUN_REGRESS$RUN_TAP" ]; then
+        tfp_private_install || { broke install "make install into the private tree failed"; bg_collect unit-san; return; }
+        # The TAP tests run beside pg_regress (they mostly wait: server starts,
+        # replication, pgbench), their output printed after it; TFP_TAP_PARALLEL=0
+        # runs them after it instead.
+        local tap_bg=''
+        if [ -n "$RUN_TAP" ] && [ -n "$RUN_REGRESS" ] && [ "${TFP_TAP_PARALLEL:-1}" = 1 ]; then
+            bg_start tap run_tap; tap_bg=1
         fi
-        tfp_stop_cluster
-    fi
-    if [ -n "$tap_pid" ]; then
-        wait "$tap_pid"
-        cat "$TFP_TMP/log/tap-run.out"
-        if read -r p f <"$TFP_TMP/tap.counts" 2>/dev/null; then
-            PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
-            [ -s "$TFP_TMP/tap.summary" ] && mapfile -t lines <"$TFP_TMP/tap.summary" && SUMMARY+=("${lines[@]}")
-        else
-            broke tap "the background TAP run left no counts"
+        if [ -n "$RUN_REGRESS" ]; then
+            if tfp_start_cluster && tfp_verify_install; then
+                run_regress
+            else
+                broke regress "cluster setup failed"
+            fi
+            tfp_stop_cluster
         fi
-    elif [ -n "$RUN_TAP" ]; then
-        run_tap
+        if [ -n "$tap_bg" ]; then bg_collect tap; elif [ -n "$RUN_TAP" ]; then run_tap; fi
     fi
+    bg_collect unit-san
     return 0
+}
+
+# A suite in the background: bg_start NAME FUNCTION runs the function in a
+# subshell with counters of its own, its output to a log; bg_collect NAME
+# waits for it, prints that output and adds its counts and summary lines
+# (nothing if it was not started).
+declare -A BG_PID=()
+bg_start() { # name function
+    local name=$1 fn=$2
+    tfp_log "$name: in the background (its output follows the rest)"
+    rm -f "$TFP_TMP/$name.counts" "$TFP_TMP/$name.summary"
+    ( PASSED=0 FAILED=0 SUMMARY=()
+      "$fn"
+      echo "$PASSED $FAILED" >"$TFP_TMP/$name.counts"
+      [ ${#SUMMARY[@]} -gt 0 ] && printf '%s\n' "${SUMMARY[@]}" >"$TFP_TMP/$name.summary"
+    ) </dev/null >"$TFP_TMP/log/$name-run.out" 2>&1 3>&- 4>&- &
+    BG_PID[$name]=$!
+}
+bg_collect() { # name
+    local name=$1 p f lines=()
+    [ -n "${BG_PID[$name]:-}" ] || return 0
+    wait "${BG_PID[$name]}"
+    unset "BG_PID[$name]"
+    cat "$TFP_TMP/log/$name-run.out"
+    if read -r p f <"$TFP_TMP/$name.counts" 2>/dev/null; then
+        PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+        [ -s "$TFP_TMP/$name.summary" ] && mapfile -t lines <"$TFP_TMP/$name.summary" && SUMMARY+=("${lines[@]}")
+    else
+        broke "$name" "the background run left no counts"
+    fi
 }
 
 main
