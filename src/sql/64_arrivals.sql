@@ -305,8 +305,8 @@ BEGIN
 			-- on Citus, the batch is the candidates of the new rows with the
 			-- new row's text (k.v), each joined with the corpus on the shard
 			-- of its matched row
-			n_rows := (SELECT pg_catalog.count(*) FROM pg_temp.textfp_arrivals_batch b
-					   WHERE (CASE m WHEN 'textfp_match' THEN b.textfp_match ELSE b.shingle_jaccard END) IS NOT NULL);
+			EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM pg_temp.textfp_arrivals_batch b WHERE b.%I IS NOT NULL', m)
+				INTO n_rows;
 			IF pg_catalog.to_regclass('pg_temp.textfp_arrivals_cand') IS NOT NULL THEN
 				DROP TABLE pg_temp.textfp_arrivals_cand;
 			END IF;
