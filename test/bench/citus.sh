@@ -20,51 +20,16 @@ set -uo pipefail
 
 N=${1:-200000}
 SHARDS=${2:-32}
-CITUS_BUILD=${TEXTFP_CITUS_BUILD:-$TFP_ROOT/../shared/citus/build.sh}
-WORKERS=()
-
-cleanup() {
-    local w
-    for w in "${WORKERS[@]}"; do
-        tfp_as_pg "$TFP_BINDIR/pg_ctl" -D "$w" -m immediate -w stop >/dev/null 2>&1
-    done
-    tfp_cleanup
-}
-trap cleanup EXIT
+# shellcheck source-path=SCRIPTDIR source=../lib/citus.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/citus.sh"
+trap tfp_citus_cleanup EXIT
 
 tfp_install_deps || exit 1
 tfp_build || exit 1
 tfp_make_tmp || exit 1
 tfp_private_install || exit 1
-major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
-start=$(date +%s)
-"$CITUS_BUILD" --pg-config "$PG_CONFIG" --destdir "$TFP_INST" \
-    --workdir "/tmp/textfp-citus-$major" || exit 1
-tfp_log "citus ready in $(( $(date +%s) - start )) s"
-CONF="shared_preload_libraries = 'citus'
-listen_addresses = '127.0.0.1'
-max_connections = 200
-shared_buffers = 256MB
-max_parallel_workers_per_gather = 0
-jit = off"
-TFP_PG_CONF=$CONF tfp_start_cluster || exit 1
-for i in 1 2; do
-    w=$TFP_TMP/worker$i
-    mkdir -p "$w" && chmod 700 "$w" && tfp_chown_pg "$w"
-    tfp_as_pg "$TFP_BINDIR/initdb" -D "$w" -E UTF8 --locale=C.UTF-8 --no-sync -U "$TFP_DBUSER" -A trust \
-        >"$TFP_TMP/log/initdb_w$i.log" 2>&1 || exit 1
-    printf '%s\nport = %s\nunix_socket_directories = %s\nfsync = off\n' \
-        "$CONF" $((TFP_PORT + i)) "'$TFP_SOCKDIR'" >>"$w/postgresql.conf"
-    tfp_as_pg "$TFP_BINDIR/pg_ctl" -D "$w" -l "$TFP_TMP/log/worker$i.log" -w start >/dev/null 3>&- 4>&- || exit 1
-    WORKERS+=("$w")
-    tfp_psql -p $((TFP_PORT + i)) -c 'CREATE EXTENSION citus' || exit 1
-done
+tfp_citus_cluster >/dev/null || exit 1
 tfp_psql <<SQL || exit 1
-CREATE EXTENSION citus;
-SELECT citus_set_coordinator_host('127.0.0.1', $TFP_PORT);
-SELECT citus_add_node('127.0.0.1', $((TFP_PORT + 1)));
-SELECT citus_add_node('127.0.0.1', $((TFP_PORT + 2)));
-CREATE EXTENSION textfp;
 CREATE TABLE plain (id bigint PRIMARY KEY, fp simhash64 NOT NULL);
 INSERT INTO plain
 SELECT i, ((hashint8(i)::bigint << 32) # (hashint8(-i)::bigint & 4294967295))::simhash64
