@@ -319,9 +319,13 @@ BEGIN
 				 FROM r JOIN pg_temp.textfp_arrivals_batch b ON b.id = r.new_id WHERE b.%2$I IS NOT NULL',
 				matches::text, m, verify_methods);
 			batch := 'SELECT x.new_id, x.matched_id, x.v FROM pg_temp.textfp_arrivals_cand x';
+			-- (the matched ids written in: Citus prunes the shards, and each
+			-- shard reads its rows by its id index rather than all its texts)
 			candidates := pg_catalog.format(
-				'batch k JOIN %1$s c ON c.%2$I = k.matched_id CROSS JOIN LATERAL (SELECT k.v) AS n(v)',
-				corpus::text, id_column);
+				'batch k JOIN %1$s c ON c.%2$I = k.matched_id AND c.%2$I = ANY (%3$L::bigint[])
+				 CROSS JOIN LATERAL (SELECT k.v) AS n(v)',
+				corpus::text, id_column,
+				coalesce((SELECT pg_catalog.array_agg(DISTINCT x.matched_id) FROM pg_temp.textfp_arrivals_cand x), '{}'));
 		END IF;
 		CASE m
 		WHEN 'simhash' THEN

@@ -190,6 +190,9 @@ BEGIN
 	EXECUTE pg_catalog.format('INSERT INTO %s (id_a, id_b) SELECT q.id_a, q.id_b FROM (%s) q
 							   WHERE q.id_a IS NOT NULL AND q.id_b IS NOT NULL', tab_a, pairs);
 	PERFORM pg_catalog.set_config('search_path', own_path, true);
+	-- (statistics, so that each shard joins the few pairs by the corpus's
+	-- id index rather than reading all its texts)
+	EXECUTE pg_catalog.format('ANALYZE %s', tab_a);
 	-- step 1: beside each pair, the text of id_a, moved to the shard of
 	-- id_b (a co-located join; Citus repartitions the inserted rows
 	-- between the workers)
@@ -198,6 +201,7 @@ BEGIN
 	EXECUTE pg_catalog.format('INSERT INTO %1$s (id_a, id_b, text_a) SELECT p.id_a, p.id_b, x.%4$I
 							   FROM %2$s p JOIN %3$s x ON x.%5$I = p.id_a',
 							  tab_b, tab_a, corpus, text_column, id_column);
+	EXECUTE pg_catalog.format('ANALYZE %s', tab_b);
 	-- step 2: beside the text of id_b, the verdict (a co-located join)
 	RETURN QUERY EXECUTE pg_catalog.format(
 		'SELECT p.id_a::bigint, p.id_b::bigint, v.verdict, v.score

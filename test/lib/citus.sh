@@ -4,7 +4,11 @@
 # ../shared/citus/build.sh into the private server copy (reused from its
 # work directory after the first build) and textfp created on all three.
 # Source after common.sh; call tfp_citus_cluster after tfp_private_install.
-CITUS_BUILD=${TEXTFP_CITUS_BUILD:-$TFP_ROOT/../shared/citus/build.sh}
+# build.sh's stamp names its own path: the copy test/run-tests.sh keeps at a
+# fixed path (TFP_CITUS_SRC) reuses the build of the TAP tests rather than
+# rebuilding it (as another user, in the same work directory)
+CITUS_BUILD=${TEXTFP_CITUS_BUILD:-${TFP_CITUS_SRC:-/var/tmp/textfp-citus-src}/build.sh}
+[ -x "$CITUS_BUILD" ] || CITUS_BUILD=$TFP_ROOT/../shared/citus/build.sh
 TFP_CITUS_WORKERS=()
 
 tfp_citus_cleanup() {
