@@ -24,10 +24,6 @@ SHARDS=${2:-32}
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/citus.sh"
 trap tfp_citus_cleanup EXIT
 
-tfp_install_deps || exit 1
-tfp_build || exit 1
-tfp_make_tmp || exit 1
-tfp_private_install || exit 1
 tfp_citus_cluster >/dev/null || exit 1
 tfp_psql <<SQL || exit 1
 CREATE TABLE plain (id bigint PRIMARY KEY, fp simhash64 NOT NULL);

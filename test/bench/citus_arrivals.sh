@@ -35,10 +35,6 @@ P=${3:-1243}
 SHARDS=${4:-32}
 trap tfp_citus_cleanup EXIT
 
-tfp_install_deps || exit 1
-tfp_build || exit 1
-tfp_make_tmp || exit 1
-tfp_private_install || exit 1
 tfp_citus_cluster >/dev/null || exit 1
 cp "$TFP_ROOT"/test/data/pool_en.txt "$TFP_ROOT"/test/data/pool_zh.txt "$TFP_TMP/"
 tfp_chown_pg "$TFP_TMP"/pool_*.txt

@@ -1,9 +1,11 @@
+# shellcheck shell=bash
 # Shared by test/bench/citus*.sh: a Citus cluster on this machine, a
 # coordinator (the harness's cluster, $TFP_PORT) and two workers
 # ($TFP_PORT + 1, + 2) on 127.0.0.1, with Citus 13.2 built by
 # ../shared/citus/build.sh into the private server copy (reused from its
 # work directory after the first build) and textfp created on all three.
-# Source after common.sh; call tfp_citus_cluster after tfp_private_install.
+# Source after common.sh; tfp_citus_cluster builds textfp and its private
+# installation first.
 # build.sh's stamp names its own path: the copy test/run-tests.sh keeps at a
 # fixed path (TFP_CITUS_SRC) reuses the build of the TAP tests rather than
 # rebuilding it (as another user, in the same work directory)
@@ -21,6 +23,10 @@ tfp_citus_cleanup() {
 
 tfp_citus_cluster() {
     local major start conf i w
+    tfp_install_deps || return 1
+    tfp_build || return 1
+    tfp_make_tmp || return 1
+    tfp_private_install || return 1
     major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
     start=$(date +%s)
     "$CITUS_BUILD" --pg-config "$PG_CONFIG" --destdir "$TFP_INST" \
