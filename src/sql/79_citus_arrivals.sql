@@ -28,6 +28,16 @@ BEGIN
 			'Call it on the coordinator with the distributed table: docs/citus.md, "New arrivals".')
 	FROM ROWS FROM (pg_catalog.unnest(ARRAY[corpus, matches]), pg_catalog.unnest(kinds)) AS guard(rel, kind)
 	WHERE guard.kind IS NULL;
+	-- Citus routes a statement on a reference or Citus-local table to one
+	-- placement, where the batch (a temporary table) does not exist
+	IF kinds[1] IN ('reference', 'citus local') OR kinds[2] = 'citus local' THEN
+		RAISE EXCEPTION 'textfp_check_arrivals does not work on the % table %',
+			coalesce(nullif(kinds[1], 'distributed'), kinds[2]),
+			CASE WHEN kinds[1] IN ('reference', 'citus local') THEN corpus ELSE matches END
+			USING ERRCODE = '0A000',
+				  DETAIL = 'Citus runs its statements on one placement of the table, where the batch of new rows does not exist.',
+				  HINT = 'Use a distributed corpus (create_distributed_table) or a plain one, and a distributed, reference or plain match table: docs/citus.md, "New arrivals".';
+	END IF;
 	RETURN kinds[1] IS NOT NULL OR kinds[2] IS NOT NULL;
 END
 $fn$;

@@ -263,6 +263,18 @@ is(rows(sprintf($vp, q{'SELECT 1 AS id_a, 2 AS id_b WHERE false UNION ALL SELECT
 	'0:', 'no pairs, NULL ids and ids that are no rows: no verdicts');
 is(q1(q{SELECT count(*) FROM pg_class WHERE relname LIKE 'textfp_pairs_%'}), 0, 'and no scratch table left behind');
 
+# the whole corpus, plain corpus, distributed match table; a reference copy
+# of the corpus with the staged batch
+my $m_d5 = match_table('distributed');
+arrivals(undef, 'plain', $m_d5);
+is(records($m_d5), records($m_p3), 'the whole plain corpus into a distributed match table: the same records');
+q1(q{CREATE TABLE refc AS SELECT id, source, body, fp, sig, dna FROM plain; SELECT create_reference_table('refc')});
+like(fails($coord, qq{SELECT * FROM textfp_check_arrivals('$staged', 'refc', '$m_dist', simhash_column => 'fp')}),
+	qr/^0A000: textfp_check_arrivals does not work on the reference table (public\.)?refc$/,
+	'a reference table as the corpus: 0A000 (Citus would run the statements where the batch is not)');
+is(rows(sprintf($vp, "\$\$" . sprintf($pairs, 'plain') . "\$\$", 'refc')), $v_plain,
+	'textfp_verify_pairs on a reference table (one join) = on the plain one');
+
 # ---------------------------------------------------------------- bad inputs
 my @bad = (
 	[ q{SELECT * FROM textfp_verify_pairs(NULL, 'dist')}, qr/^22004: textfp_verify_pairs: pairs, corpus/, 'verify_pairs, NULL pairs' ],
