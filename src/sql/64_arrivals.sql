@@ -110,8 +110,12 @@ DECLARE
 	-- caller's query is parsed with query_search_path
 	own_path constant text := pg_catalog.current_setting('search_path');
 	progress boolean := coalesce(pg_catalog.current_setting('textfp.progress', true), 'off') = 'on';
+	-- corpus or matches is a Citus table: the same searches in statements
+	-- Citus can plan (src/sql/79_citus_arrivals.sql, docs/citus.md)
+	citus boolean;
+	step record;
 BEGIN
-	PERFORM @extschema@.textfp_refuse_citus(guard.rel, 'textfp_check_arrivals', 'On Citus, find the candidates with radius searches or the query form of simhash_pairs and verify them in two co-located steps: docs/citus.md, "New arrivals".') FROM pg_catalog.unnest(ARRAY[corpus, matches]) AS guard(rel);
+	citus := @extschema@.textfp_citus_arrivals_mode(corpus, matches);
 	IF corpus IS NULL OR matches IS NULL OR methods IS NULL OR id_column IS NULL THEN
 		RAISE EXCEPTION 'textfp_check_arrivals: corpus, matches, methods and id_column must not be NULL'
 			USING ERRCODE = '22004',
@@ -266,8 +270,16 @@ BEGIN
 		PERFORM pg_catalog.set_config('search_path', own_path, true);
 		-- which new rows are rows of the corpus (rather than staged)
 		ALTER TABLE pg_temp.textfp_arrivals_batch ADD COLUMN in_corpus boolean NOT NULL DEFAULT false;
-		EXECUTE pg_catalog.format('UPDATE pg_temp.textfp_arrivals_batch SET in_corpus = true
-								   WHERE id IN (SELECT c.%I FROM %s c)', id_column, corpus);
+		IF citus THEN
+			-- the batch's ids sent to the workers (a materialized CTE)
+			EXECUTE pg_catalog.format('WITH k AS MATERIALIZED (SELECT DISTINCT b.id FROM pg_temp.textfp_arrivals_batch b),
+											h AS MATERIALIZED (SELECT c.%1$I AS id FROM %2$s c JOIN k ON k.id = c.%1$I)
+									   UPDATE pg_temp.textfp_arrivals_batch SET in_corpus = true
+									   WHERE id IN (SELECT h.id FROM h)', id_column, corpus);
+		ELSE
+			EXECUTE pg_catalog.format('UPDATE pg_temp.textfp_arrivals_batch SET in_corpus = true
+									   WHERE id IN (SELECT c.%I FROM %s c)', id_column, corpus);
+		END IF;
 		CREATE INDEX ON pg_temp.textfp_arrivals_batch (id);
 		ANALYZE pg_temp.textfp_arrivals_batch;
 		SELECT pg_catalog.count(*) INTO n_batch FROM pg_temp.textfp_arrivals_batch;
@@ -289,19 +301,57 @@ BEGIN
 			 JOIN batch n ON n.id = k.new_id
 			 JOIN %3$s c ON c.%4$I = k.matched_id',
 			matches::text, verify_methods, corpus::text, id_column);
+		IF citus AND m = ANY (verify_methods) AND new_rows IS NOT NULL THEN
+			-- on Citus, the batch is the candidates of the new rows with the
+			-- new row's text (k.v), each joined with the corpus on the shard
+			-- of its matched row
+			EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM pg_temp.textfp_arrivals_batch b WHERE b.%I IS NOT NULL', m)
+				INTO n_rows;
+			IF pg_catalog.to_regclass('pg_temp.textfp_arrivals_cand') IS NOT NULL THEN
+				DROP TABLE pg_temp.textfp_arrivals_cand;
+			END IF;
+			EXECUTE pg_catalog.format(
+				'CREATE TEMP TABLE textfp_arrivals_cand ON COMMIT DROP AS
+				 WITH k AS MATERIALIZED (SELECT DISTINCT b.id FROM pg_temp.textfp_arrivals_batch b WHERE b.%2$I IS NOT NULL),
+					  r AS MATERIALIZED (SELECT DISTINCT r.new_id, r.matched_id FROM %1$s r JOIN k ON k.id = r.new_id
+										 WHERE r.method <> ALL (%3$L::text[]))
+				 SELECT r.new_id, r.matched_id, b.%2$I AS v
+				 FROM r JOIN pg_temp.textfp_arrivals_batch b ON b.id = r.new_id WHERE b.%2$I IS NOT NULL',
+				matches::text, m, verify_methods);
+			batch := 'SELECT x.new_id, x.matched_id, x.v FROM pg_temp.textfp_arrivals_cand x';
+			-- (the matched ids written in: Citus prunes the shards, and each
+			-- shard reads its rows by its id index rather than all its texts)
+			candidates := pg_catalog.format(
+				'batch k JOIN %1$s c ON c.%2$I = k.matched_id AND c.%2$I = ANY (%3$L::bigint[])
+				 CROSS JOIN LATERAL (SELECT k.v) AS n(v)',
+				corpus::text, id_column,
+				coalesce((SELECT pg_catalog.array_agg(DISTINCT x.matched_id) FROM pg_temp.textfp_arrivals_cand x), '{}'));
+		END IF;
 		CASE m
 		WHEN 'simhash' THEN
 			-- are all new rows rows of the corpus, with the same fingerprint?
 			-- (today's rows of the corpus: then the all-pairs search reads
 			-- the corpus's heap directly, below)
-			IF new_rows IS NOT NULL AND simhash_search <> 'index' THEN
+			IF new_rows IS NOT NULL AND simhash_search <> 'index' AND citus THEN
+				EXECUTE pg_catalog.format(
+					'WITH k AS MATERIALIZED (SELECT DISTINCT b.id, b.simhash FROM pg_temp.textfp_arrivals_batch b WHERE b.simhash IS NOT NULL),
+						  h AS MATERIALIZED (SELECT DISTINCT k.id, k.simhash FROM %s c JOIN k ON k.id = c.%I AND c.%I OPERATOR(%s.=) k.simhash)
+					 SELECT (SELECT pg_catalog.count(*) FROM k) = (SELECT pg_catalog.count(*) FROM h)',
+					corpus, id_column, col, ext) INTO all_in_corpus;
+			ELSIF new_rows IS NOT NULL AND simhash_search <> 'index' THEN
 				EXECUTE pg_catalog.format(
 					'SELECT NOT EXISTS (SELECT FROM pg_temp.textfp_arrivals_batch b WHERE b.simhash IS NOT NULL
 					   AND NOT EXISTS (SELECT FROM %s c WHERE c.%I = b.id AND c.%I OPERATOR(%s.=) b.simhash))',
 					corpus, id_column, col, ext) INTO all_in_corpus;
 			END IF;
 			search := simhash_search;
-			IF search = 'auto' THEN
+			IF search = 'auto' AND citus THEN
+				-- on Citus: each shard searches its index for the new rows;
+				-- the whole corpus (no new rows) by simhash_pairs (the
+				-- coordinator reads the fingerprints: a self-join of the
+				-- corpus on the distance is beyond Citus)
+				search := CASE WHEN new_rows IS NULL AND radius <= 32 THEN 'scan' ELSE 'index' END;
+			ELSIF search = 'auto' THEN
 				-- an index search per new row against an all-pairs search
 				-- over the corpus (its rows must fit in maintenance_work_mem,
 				-- 16 bytes each): measured by test/bench/arrivals.sh, a search
@@ -352,6 +402,11 @@ BEGIN
 					ext,
 					CASE WHEN all_in_corpus
 						 THEN pg_catalog.format('%L::regclass, %L, %L', corpus::text, id_column, col)
+						 WHEN citus THEN pg_catalog.quote_literal(pg_catalog.format(
+							'WITH o AS MATERIALIZED (SELECT DISTINCT b.id FROM pg_temp.textfp_arrivals_batch b)
+							 SELECT c.%1$I, c.%2$I FROM %3$s c LEFT JOIN o ON o.id = c.%1$I WHERE o.id IS NULL
+							 UNION ALL SELECT b.id, b.simhash FROM pg_temp.textfp_arrivals_batch b',
+							id_column, col, corpus::text))
 						 ELSE pg_catalog.quote_literal(pg_catalog.format(
 							'SELECT c.%1$I, c.%2$I FROM %3$s c WHERE NOT EXISTS (SELECT FROM pg_temp.textfp_arrivals_batch o WHERE o.id = c.%1$I)
 							 UNION ALL SELECT b.id, b.simhash FROM pg_temp.textfp_arrivals_batch b',
@@ -365,11 +420,14 @@ BEGIN
 					id_column, ext, col, corpus::text, radius);
 			END IF;
 		WHEN 'minhash' THEN
+			-- (on Citus the threshold travels in the operand: the workers do
+			-- not see the setting; the same rows, docs/citus.md)
 			found_sql := pg_catalog.format(
 				'SELECT n.id AS new_id, c.%1$I AS matched_id, NULL::int4 AS distance,
 				        %2$s.minhash_jaccard(n.v, c.%3$I) AS similarity, n.in_corpus AS new_in_corpus
-				 FROM batch n JOIN %4$s c ON c.%3$I OPERATOR(%2$s.%%) n.v',
-				id_column, ext, col, corpus::text);
+				 FROM batch n JOIN %4$s c ON c.%3$I OPERATOR(%2$s.%%) %5$s',
+				id_column, ext, col, corpus::text,
+				CASE WHEN citus THEN pg_catalog.format('%s.minhash_query(n.v, %s)', ext, min_jaccard) ELSE 'n.v' END);
 		WHEN 'pinyin_dna' THEN
 			found_sql := pg_catalog.format(
 				'SELECT * FROM (
@@ -379,6 +437,14 @@ BEGIN
 				 WHERE s.similarity >= %6$s',
 				id_column, ext, col, corpus::text, min_shared, min_dna_similarity);
 		WHEN 'shingle_jaccard' THEN
+			IF citus AND new_rows IS NULL THEN
+				found_sql := pg_catalog.format(
+					'SELECT v.id_b AS new_id, v.id_a AS matched_id, NULL::int4 AS distance, v.score AS similarity, false AS new_in_corpus
+					 FROM %1$s.textfp_verify_pairs_by(%2$L, %3$L::regclass, %4$L, %5$L, %6$L, %7$s, NULL, %8$L) v WHERE v.verdict',
+					ext, pg_catalog.format('SELECT DISTINCT r.matched_id AS id_a, r.new_id AS id_b FROM %s r WHERE r.method <> ALL (%L::text[])',
+										   matches::text, verify_methods),
+					corpus::text, col, id_column, m, min_shingle_jaccard, own_path);
+			ELSE
 			-- the texts of the candidates the index methods recorded for
 			-- these rows, as they were recorded: n.v the new row's, c.%I
 			-- the corpus row's
@@ -389,7 +455,17 @@ BEGIN
 				   FROM %3$s) s
 				 WHERE s.similarity >= %4$s',
 				ext, col, candidates, min_shingle_jaccard);
+			END IF;
 		WHEN 'textfp_match' THEN
+			IF citus AND new_rows IS NULL THEN
+				-- on Citus, the pairs of two corpus rows: two co-located steps
+				found_sql := pg_catalog.format(
+					'SELECT v.id_b AS new_id, v.id_a AS matched_id, NULL::int4 AS distance, v.score AS similarity, false AS new_in_corpus
+					 FROM %1$s.textfp_verify_pairs_by(%2$L, %3$L::regclass, %4$L, %5$L, %6$L, NULL, $1, %7$L) v WHERE v.verdict',
+					ext, pg_catalog.format('SELECT DISTINCT r.matched_id AS id_a, r.new_id AS id_b FROM %s r WHERE r.method <> ALL (%L::text[])',
+										   matches::text, verify_methods),
+					corpus::text, col, id_column, m, own_path);
+			ELSE
 			-- the calibrated verdict (precision 0.99): is the new row a copy
 			-- of the corpus row?  Its score is the similarity.  With a
 			-- boilerplate lexicon ($1 of the statement), both texts are
@@ -400,6 +476,7 @@ BEGIN
 				 WHERE t.verdict',
 				ext, col, candidates,
 				CASE WHEN boilerplate IS NULL THEN '' ELSE ', boilerplate => $1' END);
+			END IF;
 		END CASE;
 
 		-- one record per pair and method: no self-match; a pair of two new
@@ -433,13 +510,24 @@ BEGIN
 			SELECT (SELECT pg_catalog.count(*) FROM batch), (SELECT pg_catalog.count(*) FROM found),
 				   (SELECT pg_catalog.count(*) FROM ins)$q$,
 			batch, found_sql, keep, matches::text, m);
-		IF m = 'minhash' THEN
-			old_threshold := pg_catalog.current_setting('textfp.minhash_threshold');
-			PERFORM pg_catalog.set_config('textfp.minhash_threshold', min_jaccard::text, true);
-		END IF;
-		EXECUTE sql INTO n_rows, n_found, n_written USING boilerplate;
-		IF m = 'minhash' THEN
-			PERFORM pg_catalog.set_config('textfp.minhash_threshold', old_threshold, true);
+		IF citus THEN
+			IF NOT (m = ANY (verify_methods) AND new_rows IS NOT NULL) THEN
+				EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM (%s) b', batch) INTO n_rows;
+			END IF;
+			step := @extschema@.textfp_citus_arrivals_step(
+				CASE WHEN m = ANY (verify_methods) AND new_rows IS NULL THEN 'SELECT 1' ELSE batch END,
+				found_sql, keep, matches, m, boilerplate);
+			n_found := step.matches_found;
+			n_written := step.matches_written;
+		ELSE
+			IF m = 'minhash' THEN
+				old_threshold := pg_catalog.current_setting('textfp.minhash_threshold');
+				PERFORM pg_catalog.set_config('textfp.minhash_threshold', min_jaccard::text, true);
+			END IF;
+			EXECUTE sql INTO n_rows, n_found, n_written USING boilerplate;
+			IF m = 'minhash' THEN
+				PERFORM pg_catalog.set_config('textfp.minhash_threshold', old_threshold, true);
+			END IF;
 		END IF;
 		IF progress THEN
 			RAISE NOTICE 'textfp_check_arrivals: %: % rows checked, % matches, % written', m

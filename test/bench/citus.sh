@@ -20,9 +20,11 @@ set -uo pipefail
 
 N=${1:-200000}
 SHARDS=${2:-32}
-# shellcheck source-path=SCRIPTDIR source=citus_cluster.sh
-. "$(dirname "${BASH_SOURCE[0]}")/citus_cluster.sh"
-citus_cluster || exit 1
+# shellcheck source-path=SCRIPTDIR source=../lib/citus.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/citus.sh"
+trap tfp_citus_cleanup EXIT
+
+tfp_citus_cluster >/dev/null || exit 1
 tfp_psql <<SQL || exit 1
 CREATE TABLE plain (id bigint PRIMARY KEY, fp simhash64 NOT NULL);
 INSERT INTO plain

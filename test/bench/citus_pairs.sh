@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The all-pairs search of a Citus-distributed table on its workers
 # (src/pg/citus_pairs.c, docs/citus.md) against the single node: a
-# coordinator and two workers on this machine (citus_cluster.sh),
+# coordinator and two workers on this machine (test/lib/citus.sh),
 #
 #   test/bench/citus_pairs.sh [N [RADIUS [SHARDS]]]   (default 1000000 3 32)
 #
@@ -25,9 +25,9 @@ R=${2:-3}
 SHARDS=${3:-32}
 # the single node holds 16 bytes a row and as much again for the sort
 export CITUS_CONF="maintenance_work_mem = 2GB"
-# shellcheck source-path=SCRIPTDIR source=citus_cluster.sh
-. "$(dirname "${BASH_SOURCE[0]}")/citus_cluster.sh"
-citus_cluster || exit 1
+# shellcheck source-path=SCRIPTDIR source=../lib/citus.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/citus.sh"
+tfp_citus_cluster >/dev/null || exit 1
 start=$(date +%s)
 tfp_psql <<SQL || exit 1
 CREATE TABLE plain (id bigint, fp simhash64);

@@ -256,6 +256,7 @@ push @cancel,
 	# searches (N^2 matches), the trigger (each insert probes N rows), and
 	# the reports over a match table of 100M records (a view)
 	[ 'textfp_check_arrivals', "SELECT * FROM textfp_check_arrivals('SELECT id, $fpcol FROM ident', 'ident', 'lim_matches', simhash_column => '$fpcol', radius => 0, simhash_search => 'index')" ],
+	[ 'textfp_verify_pairs', "SELECT count(*) FROM textfp_verify_pairs('SELECT g AS id_a, g + 1 AS id_b FROM generate_series(1::bigint, 100000000) g', 'lim_bigdocs')" ],
 	[ 'textfp_duplicate_of (trigger)', "INSERT INTO lim_trig SELECT id + $ident_rows, $fpcol FROM ident" ],
 	[ 'textfp_match_clusters', "SELECT count(*) FROM textfp_match_clusters('lim_bigm')" ],
 	[ 'textfp_cluster_sizes', "SELECT count(*) FROM textfp_cluster_sizes('lim_bigm')" ],
@@ -291,7 +292,7 @@ for my $c (@cancel)
 my %covered = map { $_ => 1 } qw(simhash_pairs simhash_clusters textfp_clusters minhash_similar
 	simhash_ball_restrict simhash_ball_joinsel textfp_check_arrivals textfp_duplicate_of
 	textfp_match_clusters textfp_cluster_sizes textfp_most_copied textfp_duplicates_by_day
-	textfp_duplicates_by_source textfp_report textfp_build_boilerplate);
+	textfp_duplicates_by_source textfp_report textfp_build_boilerplate textfp_verify_pairs);
 # constant work, nothing to cancel: one CREATE TABLE and one CREATE INDEX
 $covered{textfp_create_match_table} = 1;
 # an index access method's handler (internal argument, not callable from SQL);
@@ -300,7 +301,10 @@ $covered{hamming_handler} = 1;
 # reads one page (the metapage)
 $covered{hamming_index_stats} = 1;
 # one look-up in Citus's metadata (src/pg/citus.c, src/sql/77_citus.sql)
-$covered{$_} = 1 for qw(textfp_citus_table textfp_refuse_citus);
+$covered{$_} = 1 for qw(textfp_citus_table textfp_refuse_citus textfp_citus_arrivals_mode);
+# the Citus steps of textfp_check_arrivals and textfp_verify_pairs (src/sql/79_citus_arrivals.sql):
+# their statements run within the cases of their callers above
+$covered{$_} = 1 for qw(textfp_citus_arrivals_step textfp_verify_pairs_by);
 my @missing = grep { !$covered{$_} } split /\n/, $node->safe_psql('postgres', q{
 	SELECT DISTINCT p.proname FROM pg_proc p
 	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid

@@ -234,14 +234,10 @@ is($guc_05, 20, "limitation: SET textfp.minhash_threshold = 0.9; sig % q on the 
 like(fails($coord, q{SELECT * FROM hamming_index_stats('dist_fp')}),
 	qr/^0A000: hamming_index_stats\(\) does not read indexes of the Citus distributed table dist/,
 	'hamming_index_stats on the shell index of a distributed table: 0A000');
+# (textfp_check_arrivals works on a distributed corpus and match table:
+# test/t/142_citus_arrivals.pl)
 q1(q{SELECT textfp_create_match_table('m_plain')});
-like(fails($coord, q{SELECT * FROM textfp_check_arrivals(NULL, 'dist', 'm_plain')}),
-	qr/^0A000: textfp_check_arrivals does not work on the distributed table (public\.)?dist$/,
-	'textfp_check_arrivals on a distributed corpus: 0A000');
 q1(q{SELECT textfp_create_match_table('m_dist'); SELECT create_distributed_table('m_dist', 'new_id', colocate_with => 'dist');});
-like(fails($coord, q{SELECT * FROM textfp_check_arrivals(NULL, 'plain', 'm_dist')}),
-	qr/^0A000: textfp_check_arrivals does not work on the distributed table (public\.)?m_dist$/,
-	'textfp_check_arrivals into a distributed match table: 0A000');
 q1(q{ALTER TABLE dist ADD COLUMN duplicate_of bigint});
 like(fails($coord, q{SET citus.enable_unsafe_triggers = on;
 	CREATE TRIGGER dup BEFORE INSERT OR UPDATE ON dist FOR EACH ROW EXECUTE FUNCTION textfp_duplicate_of('fp', '3');

@@ -1,38 +1,37 @@
 # shellcheck shell=bash
-# A Citus cluster for the benchmarks (citus.sh, citus_pairs.sh): source it
-# after test/lib/common.sh, then call citus_cluster.  A coordinator on
-# $TFP_PORT and two workers on $TFP_PORT + 1 and + 2 (127.0.0.1), Citus
-# 13.2 built by ../shared/citus/build.sh into the private server copy
-# (reused from its work directory after the first build), textfp created on
-# the coordinator (and so on the workers).  CITUS_CONF: more
-# postgresql.conf lines for every node.  The nodes stop on exit.
-#
-# build.sh reuses a finished build only if its stamp, which names
-# build.sh's own path, matches: the copy that test/run-tests.sh keeps in
-# /var/tmp/textfp-citus-src (TEXTFP_CITUS_SRC) is used when it holds the
-# same files, so that the benchmarks and the TAP tests share one build
-# instead of each rebuilding it (13 minutes on a loaded machine) in turn.
-# TEXTFP_CITUS_WORKDIR: another work directory.
-CITUS_SRC=${TEXTFP_CITUS_SRC:-/var/tmp/textfp-citus-src}
+# Shared by test/bench/citus*.sh: a Citus cluster on this machine, a
+# coordinator (the harness's cluster, $TFP_PORT) and two workers
+# ($TFP_PORT + 1, + 2) on 127.0.0.1, with Citus 13.2 built by
+# ../shared/citus/build.sh into the private server copy (reused from its
+# work directory after the first build) and textfp created on all three.
+# Source after common.sh; tfp_citus_cluster builds textfp and its private
+# installation first.
+# CITUS_CONF: more postgresql.conf lines for every node; TEXTFP_CITUS_WORKDIR:
+# another work directory for the build.  The nodes stop on exit.
+# build.sh's stamp names its own path: the copy test/run-tests.sh keeps at a
+# fixed path (TFP_CITUS_SRC), when it holds the same files, reuses the build
+# of the TAP tests rather than rebuilding it (as another user, in the same
+# work directory)
+CITUS_SRC=${TFP_CITUS_SRC:-/var/tmp/textfp-citus-src}
 if [ -z "${TEXTFP_CITUS_BUILD:-}" ] && [ -x "$CITUS_SRC/build.sh" ] &&
     cmp -s "$CITUS_SRC/citus-13.2.2.tar.gz" "$TFP_ROOT/../shared/citus/citus-13.2.2.tar.gz" &&
     cmp -s "$CITUS_SRC/pg-minor-compat.patch" "$TFP_ROOT/../shared/citus/pg-minor-compat.patch"; then
     TEXTFP_CITUS_BUILD=$CITUS_SRC/build.sh
 fi
 CITUS_BUILD=${TEXTFP_CITUS_BUILD:-$TFP_ROOT/../shared/citus/build.sh}
-CITUS_WORKERS=()
+TFP_CITUS_WORKERS=()
 
-citus_cleanup() {
+tfp_citus_cleanup() {
     local w
-    for w in "${CITUS_WORKERS[@]}"; do
+    for w in "${TFP_CITUS_WORKERS[@]}"; do
         tfp_as_pg "$TFP_BINDIR/pg_ctl" -D "$w" -m immediate -w stop >/dev/null 2>&1
     done
     tfp_cleanup
 }
 
-citus_cluster() {
+tfp_citus_cluster() {
     local major start conf i w
-    trap citus_cleanup EXIT
+    trap tfp_citus_cleanup EXIT
     tfp_install_deps || return 1
     tfp_build || return 1
     tfp_make_tmp || return 1
@@ -58,10 +57,10 @@ ${CITUS_CONF:-}"
         printf '%s\nport = %s\nunix_socket_directories = %s\nfsync = off\n' \
             "$conf" $((TFP_PORT + i)) "'$TFP_SOCKDIR'" >>"$w/postgresql.conf"
         tfp_as_pg "$TFP_BINDIR/pg_ctl" -D "$w" -l "$TFP_TMP/log/worker$i.log" -w start >/dev/null 3>&- 4>&- || return 1
-        CITUS_WORKERS+=("$w")
+        TFP_CITUS_WORKERS+=("$w")
         tfp_psql -p $((TFP_PORT + i)) -c 'CREATE EXTENSION citus' || return 1
     done
-    tfp_psql <<SQL || return 1
+    tfp_psql <<SQL
 CREATE EXTENSION citus;
 SELECT citus_set_coordinator_host('127.0.0.1', $TFP_PORT);
 SELECT citus_add_node('127.0.0.1', $((TFP_PORT + 1)));

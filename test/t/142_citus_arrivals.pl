@@ -1,0 +1,311 @@
+# textfp_check_arrivals and textfp_verify_pairs on a Citus cluster
+# (docs/citus.md, "New arrivals" and "Verifying candidate pairs"): a
+# coordinator and two workers, a distributed corpus of real texts beside a
+# plain copy on the coordinator.  The same arrivals checked against both
+# write the same match rows (every method, index and scan searches, a batch
+# of staged rows and of corpus rows, the whole corpus, a distributed, a
+# reference and a plain match table), a re-run writes nothing, the verdicts
+# are computed on the workers, and textfp_verify_pairs of a distributed
+# corpus equals its single-node answer; bad inputs fail with their SQLSTATE.
+#
+# The Citus build and the cluster are set up as in test/t/140_citus.pl.
+use strict;
+use warnings;
+use File::Path qw(make_path);
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time);
+
+my $data = $ENV{TEXTFP_DATADIR} or die "TEXTFP_DATADIR is not set (run via test/run-tests.sh)";
+my $src = $ENV{TEXTFP_SRCDIR} // "$data/../..";
+
+# ---------------------------------------------------------------- Citus
+my $pg_config = 'pg_config';    # the private copy's: first on PATH
+my $version = `$pg_config --version`;
+my ($major) = $version =~ /PostgreSQL (\d+)/
+  or plan skip_all => "cannot run pg_config: $version";
+plan skip_all => "Citus 13.2 supports PostgreSQL 15-17, this is $major"
+  unless $major >= 15 && $major <= 17;
+# test/run-tests.sh sets TEXTFP_CITUS_SRC (a copy of ../shared/citus at a
+# fixed path, so that build.sh's stamp, which names its own path, lets a
+# finished build be reused) on PostgreSQL 15, or wherever TEXTFP_CITUS=1.
+my $build_sh;
+$build_sh = "$ENV{TEXTFP_CITUS_SRC}/build.sh"
+  if defined $ENV{TEXTFP_CITUS_SRC} && -x "$ENV{TEXTFP_CITUS_SRC}/build.sh";
+plan skip_all => 'no Citus source: TEXTFP_CITUS_SRC names no build.sh (test/run-tests.sh sets it '
+  . 'on PostgreSQL 15, or with TEXTFP_CITUS=1, when ../shared/citus is beside the tree)'
+  unless $build_sh;
+
+# The private copy is a relocated tree: PREFIX/usr/lib/postgresql/N/bin.
+# Citus is compiled against the real installation (its pg_config gives the
+# server headers) and installed into a copy of the private tree that this
+# test owns (the harness's belongs to root when it runs as root).
+chomp(my $bindir = `$pg_config --bindir`);
+chomp(my $sharedir = `$pg_config --sharedir`);
+chomp(my $pkglibdir = `$pg_config --pkglibdir`);
+my ($prefix, $real_bindir);
+{
+	my @p = split m{/}, $bindir;
+	for my $i (1 .. $#p - 1)
+	{
+		my $cand = join('/', '', @p[ $i + 1 .. $#p ]);
+		if (-x "$cand/pg_config" && `$cand/pg_config --version` eq $version)
+		{
+			($prefix, $real_bindir) = (join('/', @p[ 0 .. $i ]), $cand);
+			last;
+		}
+	}
+}
+plan skip_all => "cannot find the real installation of the private copy $bindir"
+  unless defined $real_bindir;
+my $inst = PostgreSQL::Test::Utils::tempdir('citus_inst');
+for my $d ($bindir, $pkglibdir, $sharedir)
+{
+	(my $rel = $d) =~ s/^\Q$prefix\E//;
+	make_path("$inst$rel");
+	system('cp', '-a', "$d/.", "$inst$rel/") == 0 or die "cannot copy $d";
+}
+# the build is kept between runs: one per machine and major version
+my $workdir = $ENV{TEXTFP_CITUS_WORKDIR} // "/tmp/textfp-citus-$major";
+my $t0 = time;
+my $out = `"$build_sh" --pg-config "$real_bindir/pg_config" --destdir "$inst" --workdir "$workdir" 2>&1`;
+plan skip_all => "Citus could not be built here: " . join(' ', split /\n/, $out)
+  if $?;
+note sprintf('citus: %s (%.0f s)', join(' ', grep { !/warning/ } split /\n/, $out), time - $t0);
+(my $rel_bin = $bindir) =~ s/^\Q$prefix\E//;
+$ENV{PATH} = "$inst$rel_bin:$ENV{PATH}";
+
+# ---------------------------------------------------------------- cluster
+my @nodes;
+for my $name (qw(coord w1 w2))
+{
+	my $n = PostgreSQL::Test::Cluster->new($name);
+	$n->init;
+	$n->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'citus'
+listen_addresses = '127.0.0.1'
+max_connections = 60
+jit = off
+track_functions = all
+});
+	$n->start;
+	$n->safe_psql('postgres', 'CREATE EXTENSION citus');
+	push @nodes, $n;
+}
+my ($coord, @workers) = @nodes;
+$coord->safe_psql('postgres', 'SELECT citus_set_coordinator_host(\'127.0.0.1\', ' . $coord->port . ')');
+$coord->safe_psql('postgres', "SELECT citus_add_node('127.0.0.1', " . $_->port . ')') for @workers;
+is($coord->safe_psql('postgres', 'SELECT count(*) FROM citus_get_active_worker_nodes()'),
+	2, 'a coordinator and two workers');
+$coord->safe_psql('postgres', 'CREATE EXTENSION textfp');
+is($workers[0]->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
+	$coord->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
+	'CREATE EXTENSION textfp reached the workers');
+
+
+sub q1 { $coord->safe_psql('postgres', $_[0]) }
+
+# the corpus of 140_citus.pl (the documents, every 8th paragraph of the
+# pools, edited copies), with a fingerprint of each kind and its index
+q1(qq{
+CREATE TABLE pool (n int GENERATED ALWAYS AS IDENTITY, body text);
+COPY pool (body) FROM '$data/pool_en.txt' WITH (FORMAT csv, DELIMITER E'\\x1f', QUOTE E'\\x1e');
+COPY pool (body) FROM '$data/pool_zh.txt' WITH (FORMAT csv, DELIMITER E'\\x1f', QUOTE E'\\x1e');
+CREATE TABLE docs (id int, lang text, source text, title text, body text);
+COPY docs FROM '$data/corpus.tsv';
+CREATE TABLE src AS
+SELECT id::bigint AS id, source, body FROM docs
+UNION ALL
+SELECT 100000 + n, 'pool', body FROM pool WHERE n % 8 = 0 AND length(body) > 100
+UNION ALL
+SELECT 200000 + n, 'edited', body || ' ' || (n % 97)::text FROM pool WHERE n % 56 = 0 AND length(body) > 100;
+});
+for my $t (qw(plain dist))
+{
+	q1(qq{
+CREATE TABLE $t (
+    id bigint PRIMARY KEY, source text, body text NOT NULL,
+    fp simhash64 GENERATED ALWAYS AS (simhash(body)) STORED,
+    sig minhash GENERATED ALWAYS AS (minhash(body, 128)) STORED,
+    dna int8[] GENERATED ALWAYS AS (pinyin_dna(body)) STORED);
+});
+}
+q1(q{
+SELECT create_distributed_table('dist', 'id', shard_count => 8);
+INSERT INTO plain (id, source, body) SELECT id, source, body FROM src;
+INSERT INTO dist (id, source, body) SELECT id, source, body FROM src;
+CREATE INDEX ON plain USING hamming (fp);
+CREATE INDEX ON dist USING hamming (fp);
+CREATE INDEX ON plain USING gin (sig);
+CREATE INDEX ON dist USING gin (sig);
+CREATE INDEX ON plain USING gin (dna pinyin_dna_ops);
+CREATE INDEX ON dist USING gin (dna pinyin_dna_ops);
+ANALYZE plain; ANALYZE dist;
+-- the new arrivals, staged on the coordinator: reposts of corpus rows,
+-- fresh paragraphs (some near the corpus's), and two rows with one id
+CREATE TABLE batch AS
+SELECT 300000 + id AS id, body || ' (repost)' AS body FROM plain WHERE id % 41 = 7
+UNION ALL (SELECT 400000 + n, body FROM pool WHERE n % 10 = 5 ORDER BY n LIMIT 100)
+UNION ALL SELECT 500000, body FROM plain WHERE id = (SELECT min(id) FROM plain WHERE id > 100000)
+UNION ALL SELECT 500000, body || ' !' FROM plain WHERE id = (SELECT min(id) FROM plain WHERE id > 100000);
+});
+cmp_ok(q1('SELECT count(*) FROM dist'), '>', 2000, 'a distributed corpus of more than 2,000 rows');
+
+# ---------------------------------------------------------------- helpers
+sub rows
+{
+	my ($sql) = @_;
+	return q1("SELECT count(*) || ':' || coalesce(md5(string_agg(r::text, ',' ORDER BY r::text)), '') FROM ($sql) r");
+}
+# the records of a match table, but for the time
+sub records
+{
+	return rows("SELECT new_id, matched_id, method, distance, round(similarity::numeric, 9) FROM $_[0]");
+}
+sub fails
+{
+	my ($node, $sql) = @_;
+	my ($ret, $o, $e) = $node->psql('postgres', "\\set VERBOSITY verbose\n$sql");
+	return $ret == 0 ? 'no error' : ($e =~ /ERROR:\s+(\w{5}):\s*([^\n]*)/ ? "$1: $2" : $e);
+}
+my $n_match = 0;
+sub match_table
+{
+	my ($kind) = @_;
+	my $name = 'm' . ++$n_match;
+	q1("SELECT textfp_create_match_table('$name')");
+	q1("SELECT create_distributed_table('$name', 'new_id', colocate_with => 'dist')") if $kind eq 'distributed';
+	q1("SELECT create_reference_table('$name')") if $kind eq 'reference';
+	return $name;
+}
+# textfp_check_arrivals(new_rows, corpus, matches, ...): its result rows
+my $all = q{ARRAY['simhash', 'minhash', 'pinyin_dna', 'shingle_jaccard', 'textfp_match'],
+	simhash_column => 'fp', minhash_column => 'sig', dna_column => 'dna', text_column => 'body',
+	radius => 4, min_jaccard => 0.6};
+sub arrivals
+{
+	my ($new, $corpus, $m, $opts) = @_;
+	$new = defined $new ? "'$new'" : 'NULL';
+	return q1("SELECT string_agg(format('%s %s/%s/%s', method, rows_checked, matches_found, matches_written), ' ')
+		FROM textfp_check_arrivals($new, '$corpus', '$m', $all" . ($opts // '') . ')');
+}
+
+# ---------------------------------------------------------------- staged arrivals
+my $staged = 'SELECT id, simhash(body) AS fp, minhash(body, 128) AS sig, pinyin_dna(body) AS dna, body FROM batch';
+my $m_plain = match_table('plain');
+my $res_plain = arrivals($staged, 'plain', $m_plain);
+my $want = records($m_plain);
+like($want, qr/^[1-9]\d*:/, "a batch against the plain corpus: $res_plain");
+like($res_plain, qr/textfp_match \d+\/[1-9]/, 'and textfp_match confirmed some of the candidates');
+
+# verdicts on the workers: textfp_match calls counted where they run
+q1('SELECT pg_stat_reset()');
+$_->safe_psql('postgres', 'SELECT pg_stat_reset()') for @workers;
+my $m_dist = match_table('distributed');
+is(arrivals($staged, 'dist', $m_dist), $res_plain,
+	'the batch against the distributed corpus, into a co-located match table: the same counts');
+is(records($m_dist), $want, 'and the same match records as on the plain corpus');
+my $calls = q{SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions WHERE funcname = 'textfp_match'};
+ok($workers[0]->poll_query_until('postgres', "SELECT ($calls) > 0")
+	  && $workers[1]->poll_query_until('postgres', "SELECT ($calls) > 0"),
+	'textfp_match ran on both workers');
+is(q1($calls), 0, 'and not on the coordinator (the corpus texts stayed on the workers)');
+
+(my $rerun = $res_plain) =~ s{/(\d+)( |$)}{/0$2}g;
+is(arrivals($staged, 'dist', $m_dist), $rerun, 'a re-run finds the same and writes nothing');
+is(records($m_dist), $want, 'and the records are unchanged');
+
+my $m_ref = match_table('reference');
+is(arrivals($staged, 'dist', $m_ref), $res_plain, 'into a reference match table: the same counts');
+is(records($m_ref), $want, 'and the same records');
+my $m_local = match_table('plain');
+arrivals($staged, 'dist', $m_local);
+is(records($m_local), $want, 'a plain match table on the coordinator, distributed corpus: the same records');
+my $m_dist2 = match_table('distributed');
+arrivals($staged, 'plain', $m_dist2);
+is(records($m_dist2), $want, 'a distributed match table, plain corpus: the same records');
+my $m_scan = match_table('distributed');
+arrivals($staged, 'dist', $m_scan, ", simhash_search => 'scan'");
+is(records($m_scan), $want, "simhash_search => 'scan' (simhash_pairs through the coordinator): the same records");
+
+# a batch of rows of the corpus (today's rows) and the whole corpus
+my $today = 'SELECT id, fp, sig, dna, body FROM %s WHERE id %% 7 = 2';
+my ($m_p2, $m_d2) = (match_table('plain'), match_table('distributed'));
+is(arrivals(sprintf($today, 'dist'), 'dist', $m_d2), arrivals(sprintf($today, 'plain'), 'plain', $m_p2),
+	'rows of the corpus as the batch: the same counts');
+is(records($m_d2), records($m_p2), 'and the same records');
+my ($m_p3, $m_d3) = (match_table('plain'), match_table('distributed'));
+my $whole = arrivals(undef, 'plain', $m_p3);
+is(arrivals(undef, 'dist', $m_d3), $whole, "the whole corpus (new_rows NULL): the same counts ($whole)");
+is(records($m_d3), records($m_p3), 'and the same records (textfp_match in two co-located steps)');
+
+# a boilerplate lexicon travels to the workers with the statement
+q1(q{CREATE TABLE lex AS SELECT textfp_build_boilerplate('plain', 'body', 'source', min_docs => 3) AS b});
+my ($m_p4, $m_d4) = (match_table('plain'), match_table('distributed'));
+my $lex = ", boilerplate => (SELECT b FROM lex)";
+is(arrivals($staged, 'dist', $m_d4, $lex), arrivals($staged, 'plain', $m_p4, $lex),
+	'with a boilerplate lexicon: the same counts');
+is(records($m_d4), records($m_p4), 'and the same records');
+
+# ---------------------------------------------------------------- textfp_verify_pairs
+my $pairs = q{SELECT id_a, id_b FROM simhash_pairs('%s', 'id', 'fp', 6)};
+my $vp = q{SELECT id_a, id_b, verdict, round(score::numeric, 9) FROM textfp_verify_pairs(%s, '%s')};
+my $v_plain = rows(sprintf($vp, "\$\$" . sprintf($pairs, 'plain') . "\$\$", 'plain'));
+like($v_plain, qr/^[1-9]\d*:/, "textfp_verify_pairs on the plain corpus ($v_plain)");
+is(rows(sprintf($vp, "\$\$" . sprintf($pairs, 'dist') . "\$\$", 'dist')), $v_plain,
+	'textfp_verify_pairs on the distributed corpus (two co-located steps) = on the plain one');
+is($v_plain, rows(q{SELECT p.id_a, p.id_b, t.verdict, round(t.score::numeric, 9)
+		FROM simhash_pairs('plain', 'id', 'fp', 6) p JOIN plain a ON a.id = p.id_a JOIN plain b ON b.id = p.id_b
+		CROSS JOIN LATERAL textfp_match(a.body, b.body) t}),
+	'= textfp_match over the pairs by a join');
+is(rows(sprintf($vp, q{'SELECT 1 AS id_a, 2 AS id_b WHERE false UNION ALL SELECT NULL, 1 UNION ALL SELECT -5, -6'}, 'dist')),
+	'0:', 'no pairs, NULL ids and ids that are no rows: no verdicts');
+is(q1(q{SELECT count(*) FROM pg_class WHERE relname LIKE 'textfp_pairs_%'}), 0, 'and no scratch table left behind');
+
+# the whole corpus, plain corpus, distributed match table; a reference copy
+# of the corpus with the staged batch
+my $m_d5 = match_table('distributed');
+arrivals(undef, 'plain', $m_d5);
+is(records($m_d5), records($m_p3), 'the whole plain corpus into a distributed match table: the same records');
+q1(q{CREATE TABLE refc AS SELECT id, source, body, fp, sig, dna FROM plain; SELECT create_reference_table('refc')});
+like(fails($coord, qq{SELECT * FROM textfp_check_arrivals('$staged', 'refc', '$m_dist', simhash_column => 'fp')}),
+	qr/^0A000: textfp_check_arrivals does not work on the reference table (public\.)?refc$/,
+	'a reference table as the corpus: 0A000 (Citus would run the statements where the batch is not)');
+is(rows(sprintf($vp, "\$\$" . sprintf($pairs, 'plain') . "\$\$", 'refc')), $v_plain,
+	'textfp_verify_pairs on a reference table (one join) = on the plain one');
+
+# ---------------------------------------------------------------- bad inputs
+my @bad = (
+	[ q{SELECT * FROM textfp_verify_pairs(NULL, 'dist')}, qr/^22004: textfp_verify_pairs: pairs, corpus/, 'verify_pairs, NULL pairs' ],
+	[ q{SELECT * FROM textfp_verify_pairs('SELECT 1 AS id_a, 2 AS id_b', NULL)}, qr/^22004:/, 'verify_pairs, NULL corpus' ],
+	[ q{SELECT * FROM textfp_verify_pairs('SELECT 1 AS id_a, 2 AS id_b', 'nosuch')}, qr/^42P01: relation "nosuch" does not exist/, 'verify_pairs, missing table' ],
+	[ q{SELECT * FROM textfp_verify_pairs('SELECT 1 AS id_a, 2 AS id_b', 'dist', 'title')}, qr/^42703: column "title" of relation (public\.)?dist does not exist/, 'verify_pairs, missing column' ],
+	[ q{SELECT * FROM textfp_verify_pairs('SELECT 1 AS id_a, 2 AS id_b', 'dist', 'fp')}, qr/^42804: .*must be of type text, not (public\.)?simhash64/, 'verify_pairs, text column of another type' ],
+	[ q{SELECT * FROM textfp_verify_pairs('SELECT 1 AS a, 2 AS b', 'dist')}, qr/^42703: column q.id_a does not exist/, 'verify_pairs, pairs without id_a, id_b' ],
+	[ q{SELECT * FROM textfp_verify_pairs('SELECT id_a, id_b FROM nosuch', 'dist')}, qr/^42P01: relation "nosuch" does not exist/, 'verify_pairs, a query that fails' ],
+	[ q{SELECT * FROM textfp_check_arrivals('SELECT id, fp FROM batch', NULL, 'm1')}, qr/^22004: textfp_check_arrivals: corpus, matches/, 'check_arrivals, NULL corpus' ],
+	[ q{SELECT * FROM textfp_check_arrivals('SELECT id, fp FROM dist', 'dist', 'nosuch')}, qr/^42P01:/, 'check_arrivals, missing match table' ],
+	[ q{SELECT * FROM textfp_check_arrivals('SELECT id, fp FROM dist', 'dist', 'dist')}, qr/^42703: relation (public\.)?dist is not a match table/, 'check_arrivals, the corpus as match table' ],
+);
+# a corpus distributed by another column than its id
+q1(q{CREATE TABLE by_source (id bigint, source text, body text); SELECT create_distributed_table('by_source', 'source');
+	INSERT INTO by_source SELECT id, source, body FROM src WHERE id < 100});
+push @bad, [ q{SELECT * FROM textfp_verify_pairs('SELECT 1 AS id_a, 2 AS id_b', 'by_source')},
+	qr/^0A000: textfp_verify_pairs: the distributed table (public\.)?by_source is distributed by "source", not by its id column "id"/,
+	'verify_pairs, a corpus distributed by another column' ];
+for my $b (@bad)
+{
+	like(fails($coord, $b->[0]), $b->[1], "error: $b->[2]");
+}
+# a shard, on a worker: one shard's rows
+my $shard = $workers[0]->safe_psql('postgres', q{SET citus.override_table_visibility = off; SELECT relname FROM pg_class WHERE relname ~ '^dist_\d+$' ORDER BY 1 LIMIT 1});
+like(fails($workers[0], qq{SELECT * FROM textfp_check_arrivals(NULL, '$shard', '$shard')}),
+	qr/^0A000: textfp_check_arrivals does not work on the shard of a Citus table (public\.)?$shard/,
+	'error: check_arrivals on a shard, on a worker');
+like(fails($workers[0], qq{SELECT * FROM textfp_verify_pairs('SELECT 1 AS id_a, 2 AS id_b', '$shard')}),
+	qr/^0A000: textfp_verify_pairs does not work on the shard of a Citus table/,
+	'error: verify_pairs on a shard, on a worker');
+
+$_->stop for @nodes;
+done_testing();
