@@ -11,98 +11,25 @@
 # The Citus build and the cluster are set up as in test/t/140_citus.pl.
 use strict;
 use warnings;
-use File::Path qw(make_path);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use CitusTap;
 use Time::HiRes qw(time);
 
 my $data = $ENV{TEXTFP_DATADIR} or die "TEXTFP_DATADIR is not set (run via test/run-tests.sh)";
 my $src = $ENV{TEXTFP_SRCDIR} // "$data/../..";
 
-# ---------------------------------------------------------------- Citus
-my $pg_config = 'pg_config';    # the private copy's: first on PATH
-my $version = `$pg_config --version`;
-my ($major) = $version =~ /PostgreSQL (\d+)/
-  or plan skip_all => "cannot run pg_config: $version";
-plan skip_all => "Citus 13.2 supports PostgreSQL 15-17, this is $major"
-  unless $major >= 15 && $major <= 17;
-# test/run-tests.sh sets TEXTFP_CITUS_SRC (a copy of ../shared/citus at a
-# fixed path, so that build.sh's stamp, which names its own path, lets a
-# finished build be reused) on PostgreSQL 15, or wherever TEXTFP_CITUS=1.
-my $build_sh;
-$build_sh = "$ENV{TEXTFP_CITUS_SRC}/build.sh"
-  if defined $ENV{TEXTFP_CITUS_SRC} && -x "$ENV{TEXTFP_CITUS_SRC}/build.sh";
-plan skip_all => 'no Citus source: TEXTFP_CITUS_SRC names no build.sh (test/run-tests.sh sets it '
-  . 'on PostgreSQL 15, or with TEXTFP_CITUS=1, when ../shared/citus is beside the tree)'
-  unless $build_sh;
-
-# The private copy is a relocated tree: PREFIX/usr/lib/postgresql/N/bin.
-# Citus is compiled against the real installation (its pg_config gives the
-# server headers) and installed into a copy of the private tree that this
-# test owns (the harness's belongs to root when it runs as root).
-chomp(my $bindir = `$pg_config --bindir`);
-chomp(my $sharedir = `$pg_config --sharedir`);
-chomp(my $pkglibdir = `$pg_config --pkglibdir`);
-my ($prefix, $real_bindir);
-{
-	my @p = split m{/}, $bindir;
-	for my $i (1 .. $#p - 1)
-	{
-		my $cand = join('/', '', @p[ $i + 1 .. $#p ]);
-		if (-x "$cand/pg_config" && `$cand/pg_config --version` eq $version)
-		{
-			($prefix, $real_bindir) = (join('/', @p[ 0 .. $i ]), $cand);
-			last;
-		}
-	}
-}
-plan skip_all => "cannot find the real installation of the private copy $bindir"
-  unless defined $real_bindir;
-my $inst = PostgreSQL::Test::Utils::tempdir('citus_inst');
-for my $d ($bindir, $pkglibdir, $sharedir)
-{
-	(my $rel = $d) =~ s/^\Q$prefix\E//;
-	make_path("$inst$rel");
-	system('cp', '-a', "$d/.", "$inst$rel/") == 0 or die "cannot copy $d";
-}
-# the build is kept between runs: one per machine and major version
-my $workdir = $ENV{TEXTFP_CITUS_WORKDIR} // "/tmp/textfp-citus-$major";
-my $t0 = time;
-my $out = `"$build_sh" --pg-config "$real_bindir/pg_config" --destdir "$inst" --workdir "$workdir" 2>&1`;
-plan skip_all => "Citus could not be built here: " . join(' ', split /\n/, $out)
-  if $?;
-note sprintf('citus: %s (%.0f s)', join(' ', grep { !/warning/ } split /\n/, $out), time - $t0);
-(my $rel_bin = $bindir) =~ s/^\Q$prefix\E//;
-$ENV{PATH} = "$inst$rel_bin:$ENV{PATH}";
-
 # ---------------------------------------------------------------- cluster
-my @nodes;
-for my $name (qw(coord w1 w2))
-{
-	my $n = PostgreSQL::Test::Cluster->new($name);
-	$n->init;
-	$n->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'citus'
-listen_addresses = '127.0.0.1'
-max_connections = 60
-jit = off
-track_functions = all
-});
-	$n->start;
-	$n->safe_psql('postgres', 'CREATE EXTENSION citus');
-	push @nodes, $n;
-}
+# Citus built and three nodes started by test/t/CitusTap.pm (the test skips,
+# with the reason, where Citus cannot be built)
+my @nodes = citus_cluster("track_functions = all\n");
 my ($coord, @workers) = @nodes;
-$coord->safe_psql('postgres', 'SELECT citus_set_coordinator_host(\'127.0.0.1\', ' . $coord->port . ')');
-$coord->safe_psql('postgres', "SELECT citus_add_node('127.0.0.1', " . $_->port . ')') for @workers;
 is($coord->safe_psql('postgres', 'SELECT count(*) FROM citus_get_active_worker_nodes()'),
 	2, 'a coordinator and two workers');
-$coord->safe_psql('postgres', 'CREATE EXTENSION textfp');
 is($workers[0]->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
 	$coord->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
 	'CREATE EXTENSION textfp reached the workers');
-
 
 sub q1 { $coord->safe_psql('postgres', $_[0]) }
 
@@ -163,12 +90,7 @@ sub records
 {
 	return rows("SELECT new_id, matched_id, method, distance, round(similarity::numeric, 9) FROM $_[0]");
 }
-sub fails
-{
-	my ($node, $sql) = @_;
-	my ($ret, $o, $e) = $node->psql('postgres', "\\set VERBOSITY verbose\n$sql");
-	return $ret == 0 ? 'no error' : ($e =~ /ERROR:\s+(\w{5}):\s*([^\n]*)/ ? "$1: $2" : $e);
-}
+sub fails { citus_fails(@_) }
 my $n_match = 0;
 sub match_table
 {

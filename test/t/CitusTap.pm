@@ -1,5 +1,4 @@
-# Shared pieces of the Citus TAP tests (141; 140 has its own copy of the
-# setup, to be moved here): build Citus 13.2 from ../shared/citus (build.sh,
+# Shared pieces of the Citus TAP tests (140, 141, 142): build Citus 13.2 from ../shared/citus (build.sh,
 # reused from its work directory after the first build) into a copy of the
 # harness's private server installation, and start a coordinator and two
 # workers on 127.0.0.1 with textfp installed.  Skips the whole test, with
