@@ -38,6 +38,7 @@
 
 #include "access/relscan.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "storage/bufmgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -49,6 +50,8 @@
 
 /* cost of one probe (a page visit), in row checks */
 #define HAM_PROBE_COST	50
+/* cost of visiting one bucket of a page already read, in row checks */
+#define HAM_BUCKET_COST	4
 #define HAM_MAXDIST		64
 
 /* ---- scan state ---- */
@@ -93,6 +96,7 @@ typedef struct HamScanOpaque
 	bool		rfull[HAM_MAX_RUNS];	/* every row of the run has been met */
 	bool		stale;			/* a page was not its run's or chain's */
 	uint32	   *vals;			/* bucket values of a round */
+	uint64	   *bucketmap;		/* a bit per bucket (run_probes_in_order) */
 	int			K;				/* last round done, -1 before the first */
 	bool		full;			/* every row has been met */
 	ItemPointerData *seen;		/* rows at distance seen_e returned before */
@@ -209,14 +213,13 @@ swar_popcount(uint64 x)
 
 /*
  * Entries [from, to) of a page of table t, a run of bucket v that starts
- * the bucket or the page: keep the rows met in round K (key == K), or, in
- * the full scan, those not met in rounds 0..K (key > K).  The distance is
+ * the bucket or the page: keep the rows met in round K (key == K).  The distance is
  * first taken from the entry's 48 bits and the run's chunk, which drops
  * the rows outside the window (most of them) cheaply.
  */
 static void
 keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
-			 uint32 v, int t, int K, bool full)
+			 uint32 v, int t, int K)
 {
 	const uint8 *ent = ham_page_entries(page);
 	const uint8 *deadmap = ham_page_deadmap(page);
@@ -247,7 +250,7 @@ keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
 		p = ham_unrest(rest, v, lane);
 		lanes = lane_counts(p ^ so->q);
 		key = nt == 4 ? lanes_key4(lanes) : lanes_key2(lanes);
-		if (full ? key <= K : key != K)
+		if (key != K)
 			continue;
 		if (row_kept(so, d, p))
 		{
@@ -289,7 +292,7 @@ visit_bucket(IndexScanDesc scan, int r, int t, uint32 v, uint32 lo, uint32 hi,
 		if (!ham_page_owned(BufferGetPage(buf), d->id))
 			so->stale = true;
 		if (!so->stale)
-			keep_entries(so, BufferGetPage(buf), first, last, v, t, K, false);
+			keep_entries(so, BufferGetPage(buf), first, last, v, t, K);
 		UnlockReleaseBuffer(buf);
 		e += last - first;
 	}
@@ -300,9 +303,12 @@ visit_bucket(IndexScanDesc scan, int r, int t, uint32 v, uint32 lo, uint32 hi,
 /*
  * The full scan of run r: its table 0 page by page, each page read once,
  * keeping every row not met in rounds 0..K; the directory gives each
- * entry's chunk.
+ * entry's chunk.  One loop per page (not a call per bucket: a small run
+ * has one or two entries per bucket, and the calls cost more than the
+ * entries): at each bucket's first entry the bucket's chunk distance is
+ * taken and the TID decoder restarts, as the code restarts there.
  */
-static void
+static pg_noinline void
 full_scan(IndexScanDesc scan, int r, int K)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
@@ -310,16 +316,25 @@ full_scan(IndexScanDesc scan, int r, int K)
 	const uint32 *dir = d->dir[0];
 	uint32		nent = d->nentries[0];
 	uint32		npages = ham_entry_pages(nent);
+	int			nt = (int) so->meta.ntables;
+	uint64		qrest = ham_rest(so->q, 0);
+	uint32		qv = ham_chunk(so->q, 0);
+	int			cap = so->cap;
 	uint32		pg,
 				v = 0;
 
 	for (pg = 0; pg < npages; pg++)
 	{
 		uint32		base = pg * HAM_ENTRIES_PER_PAGE;
-		uint32		end = (uint32) Min((uint64) base + HAM_ENTRIES_PER_PAGE, nent);
-		uint32		e = base;
+		uint32		n = (uint32) Min((uint64) HAM_ENTRIES_PER_PAGE, (uint64) nent - base);
+		uint32		k,
+					next = 0;
+		int			dv = 0;
+		tfp_hamdec	dec = {0};
 		Buffer		buf = ham_read_entry_page(scan->indexRelation, d, 0, pg);
 		Page		page;
+		const uint8 *ent,
+				   *deadmap;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
@@ -329,12 +344,43 @@ full_scan(IndexScanDesc scan, int r, int K)
 			UnlockReleaseBuffer(buf);
 			return;
 		}
-		while (e < end)
+		ent = ham_page_entries(page);
+		deadmap = ham_page_deadmap(page);
+		for (k = 0; k < n; k++)
 		{
-			uint32		run_end = ham_next_run(dir, &v, e, end);
+			const uint8 *e = ham_entry(ent, k);
+			uint32		blk,
+						off;
+			uint64		rest,
+						p,
+						lanes;
+			int			dist,
+						key;
 
-			keep_entries(so, page, e - base, run_end - base, v, 0, K, true);
-			e = run_end;
+			if (k == next)
+			{
+				/* a bucket (or the page) starts */
+				next = ham_next_run(dir, &v, base + k, base + n) - base;
+				dv = swar_popcount((uint64) (v ^ qv));
+				memset(&dec, 0, sizeof(dec));
+			}
+			if (!tfp_hamcode_decode(&dec, e, &blk, &off))
+				continue;
+			rest = tfp_hamcode_rest(e);
+			dist = swar_popcount(rest ^ qrest) + dv;
+			if (dist > cap || ham_is_dead(deadmap, k))
+				continue;		/* outside the window (row_kept's first test) */
+			p = ham_unrest(rest, v, 0);
+			lanes = lane_counts(p ^ so->q);
+			key = nt == 4 ? lanes_key4(lanes) : lanes_key2(lanes);
+			if (key <= K || !row_kept(so, dist, p))
+				continue;
+			{
+				ItemPointerData tid;
+
+				ItemPointerSet(&tid, blk, (OffsetNumber) off);
+				list_add(so, dist, p, &tid);
+			}
 		}
 		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
@@ -357,7 +403,7 @@ typedef struct HamProbe
 	Buffer		buf;
 } HamProbe;
 
-static void
+static pg_noinline void
 run_probes(IndexScanDesc scan, int r, int t, const uint32 *vals, int nv, int K)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
@@ -405,6 +451,67 @@ run_probes(IndexScanDesc scan, int r, int t, const uint32 *vals, int nv, int K)
 	}
 }
 
+/*
+ * One round's probes in a run whose table has fewer pages than the round
+ * has probes (a delta run: one or two entries per bucket): the buckets in
+ * increasing order, so that the probes that fall on one page visit it
+ * under one pin and lock, and each page is visited at most once.
+ */
+static pg_noinline void
+run_probes_in_order(IndexScanDesc scan, int r, int t, const uint32 *vals, int nv, int K)
+{
+	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
+	HamDir	   *d = so->dirs[r];
+	const uint32 *dir = d->dir[t];
+	uint64	   *map = so->bucketmap;
+	Buffer		buf = InvalidBuffer;
+	uint32		bufpage = 0;
+	uint32		w;
+	int			i;
+
+	if (map == NULL)
+		so->bucketmap = map = MemoryContextAllocZero(so->cxt, HAM_BUCKETS / 8);
+	for (i = 0; i < nv; i++)
+		map[vals[i] >> 6] |= UINT64CONST(1) << (vals[i] & 63);
+	for (w = 0; w < HAM_BUCKETS / 64 && !so->stale; w++)
+	{
+		uint64		word = map[w];
+
+		while (word != 0 && !so->stale)
+		{
+			uint32		v = w * 64 + pg_rightmost_one_pos64(word);
+			uint32		e = dir[v],
+						hi = dir[v + 1];
+
+			word &= word - 1;
+			while (e < hi && !so->stale)
+			{
+				uint32		pageno = e / HAM_ENTRIES_PER_PAGE;
+				uint32		first = e % HAM_ENTRIES_PER_PAGE;
+				uint32		last = Min(HAM_ENTRIES_PER_PAGE, first + (hi - e));
+
+				if (!BufferIsValid(buf) || pageno != bufpage)
+				{
+					if (BufferIsValid(buf))
+						UnlockReleaseBuffer(buf);
+					buf = ham_read_entry_page(scan->indexRelation, d, t, pageno);
+					bufpage = pageno;
+					LockBuffer(buf, BUFFER_LOCK_SHARE);
+					if (!ham_page_owned(BufferGetPage(buf), d->id))
+						so->stale = true;
+				}
+				if (!so->stale)
+					keep_entries(so, BufferGetPage(buf), first, last, v, t, K);
+				e += last - first;
+			}
+		}
+	}
+	if (BufferIsValid(buf))
+		UnlockReleaseBuffer(buf);
+	memset(map, 0, HAM_BUCKETS / 8);
+	CHECK_FOR_INTERRUPTS();
+}
+
 static uint64
 binomial16(int s)
 {
@@ -445,10 +552,16 @@ masks_of_weight(uint32 qv, int s, uint32 *vals, int nv)
 	return nv;
 }
 
-/* the cost of round K of an index of nt tables and n entries per table, in row checks */
+/*
+ * The cost of round K in a run of nt tables and n entries per table, in
+ * row checks: a page visit per probe, or per page when the probes
+ * outnumber the pages (run_probes_in_order), a bucket visit per probe and
+ * the bucket's entries.
+ */
 static double
 round_cost(int nt, int K, double n)
 {
+	double		pages = (double) ham_entry_pages((uint64) n);
 	int			s = K / nt;
 	double		probes = 0;
 	int			i;
@@ -458,7 +571,7 @@ round_cost(int nt, int K, double n)
 	else
 		for (i = 0; i <= s; i++)
 			probes += (double) binomial16(i);
-	return probes * (HAM_PROBE_COST + n / HAM_BUCKETS);
+	return Min(probes, pages) * HAM_PROBE_COST + probes * (HAM_BUCKET_COST + n / HAM_BUCKETS);
 }
 
 /* the distance within which "count" of n uniformly random rows would lie */
@@ -547,7 +660,9 @@ advance(IndexScanDesc scan)
 					for (i = 0; i <= s; i++)
 						nv = masks_of_weight(qv, i, so->vals, nv);
 			}
-			if (nv > 0)
+			if (nv > (int) ham_entry_pages(so->dirs[r]->nentries[t]))
+				run_probes_in_order(scan, r, t, so->vals, nv, K);
+			else if (nv > 0)
 				run_probes(scan, r, t, so->vals, nv, K);
 			all_full = false;
 		}
