@@ -586,23 +586,25 @@ random_radius(double n, double count)
 }
 
 /*
- * The rounds a scan expects to run: up to the radius bound, or for an ORDER
- * BY the distance within which 10 uniformly random rows would lie (a top 10
- * of random data; nearer rows only end the rounds sooner).  When they cost
- * more than reading table 0 of run r, the scan reads it at once.
+ * Whether run r should be read whole before round K: when the rounds from
+ * K on that the scan expects cost more than reading its table 0.  The scan
+ * expects the rounds up to the radius bound, or for an ORDER BY up to the
+ * distance within which 10 uniformly random rows would lie (a top 10 of
+ * random data; nearer rows only end the rounds sooner), and at least the
+ * rest of the current s (a scan that goes on past them).
  */
 static bool
-rounds_cost_more(HamScanOpaque *so, int r)
+rounds_cost_more(HamScanOpaque *so, int r, int K)
 {
 	int			nt = (int) so->meta.ntables;
 	double		n = (double) so->dirs[r]->nentries[0];
 	double		cost = 0;
-	int			Kt = so->cap,
-				K;
+	int			last = so->cap;
 
 	if (so->first >= 0)
-		Kt = Min(Kt, random_radius((double) ham_total_rows(&so->meta), 10.0));
-	for (K = 0; K <= Kt && cost <= n; K++)
+		last = Min(last, random_radius((double) ham_total_rows(&so->meta), 10.0));
+	last = Max(last, K + nt - 1 - K % nt);
+	for (; K <= last && cost <= n; K++)
 		cost += round_cost(nt, K, n);
 	return cost > n;
 }
@@ -629,19 +631,16 @@ advance(IndexScanDesc scan)
 
 	for (r = 0; r < so->meta.nruns; r++)
 	{
-		double		n;
-
 		if (so->rfull[r])
 			continue;
-		n = (double) so->dirs[r]->nentries[0];
 		/*
-		 * The expected rounds (random data) decide at once for the main run
-		 * only: a delta run is small, and a query with near rows ends after
-		 * a few cheap rounds that reading the delta whole would cost more
-		 * than; it is read whole when its next round costs more.
+		 * The expected rounds decide before the first round for the main
+		 * run only: a delta run is small, and a query with near rows ends
+		 * after a few cheap rounds that reading the delta whole would cost
+		 * more than.  Every run decides again before each new s.
 		 */
-		if ((K == 0 && r == 0 && rounds_cost_more(so, r)) ||
-			(t == 0 && s > 0 && nt * round_cost(nt, K, n) > n))
+		if ((K == 0 && r == 0 && rounds_cost_more(so, r, K)) ||
+			(t == 0 && s > 0 && rounds_cost_more(so, r, K)))
 		{
 			/* every row not met in rounds 0..K-1 */
 			full_scan(scan, r, so->K);
