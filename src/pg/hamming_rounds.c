@@ -218,9 +218,9 @@ full_scan(IndexScanDesc scan, int r, int K)
 		uint32		base = pg * HAM_ENTRIES_PER_PAGE;
 		uint32		n = (uint32) Min((uint64) HAM_ENTRIES_PER_PAGE, (uint64) nent - base);
 		uint32		k,
-					next = 0;
-		int			dv = 0;
-		tfp_hamdec	dec = {0};
+					next;
+		int			dv;
+		tfp_hamdec	dec;
 		Buffer		buf = ham_read_entry_page(scan->indexRelation, d, 0, pg);
 		Page		page;
 		const uint8 *ent,
@@ -236,38 +236,35 @@ full_scan(IndexScanDesc scan, int r, int K)
 		}
 		ent = ham_page_entries(page);
 		deadmap = ham_page_deadmap(page);
-		for (k = 0; k < n; k++)
+		for (k = 0; k < n;)
 		{
-			const uint8 *e = ham_entry(ent, k);
-			uint32		blk,
-						off;
-			uint64		rest,
-						p,
-						lanes;
-			int			dist,
-						key;
-
-			if (k == next)
+			/* a bucket (or the page) starts */
+			next = ham_next_run(dir, &v, base + k, base + n) - base;
+			dv = swar_popcount((uint64) (v ^ qv));
+			memset(&dec, 0, sizeof(dec));
+			for (; k < next; k++)
 			{
-				/* a bucket (or the page) starts */
-				next = ham_next_run(dir, &v, base + k, base + n) - base;
-				dv = swar_popcount((uint64) (v ^ qv));
-				memset(&dec, 0, sizeof(dec));
-			}
-			if (!tfp_hamcode_decode(&dec, e, &blk, &off))
-				continue;
-			rest = tfp_hamcode_rest(e);
-			dist = swar_popcount(rest ^ qrest) + dv;
-			if (dist > cap || ham_is_dead(deadmap, k))
-				continue;		/* outside the window (row_kept's first test) */
-			p = ham_unrest(rest, v, 0);
-			lanes = lane_counts(p ^ so->q);
-			key = nt == 4 ? lanes_key4(lanes) : lanes_key2(lanes);
-			if (key <= K || !row_kept(so, dist, p))
-				continue;
-			{
+				const uint8 *e = ham_entry(ent, k);
+				uint32		blk,
+							off;
+				uint64		rest,
+							p,
+							lanes;
+				int			dist,
+							key;
 				ItemPointerData tid;
 
+				if (!tfp_hamcode_decode(&dec, e, &blk, &off))
+					continue;
+				rest = tfp_hamcode_rest(e);
+				dist = swar_popcount(rest ^ qrest) + dv;
+				if (dist > cap || ham_is_dead(deadmap, k))
+					continue;	/* outside the window (row_kept's first test) */
+				p = ham_unrest(rest, v, 0);
+				lanes = lane_counts(p ^ so->q);
+				key = nt == 4 ? lanes_key4(lanes) : lanes_key2(lanes);
+				if (key <= K || !row_kept(so, dist, p))
+					continue;
 				ItemPointerSet(&tid, blk, (OffsetNumber) off);
 				ham_list_add(so, dist, p, &tid);
 			}
