@@ -1,8 +1,8 @@
 /*
  * hamming.c -- the "hamming" index access method: handler, the permutation,
  * pages and metapage, cost estimate, options, validation, statistics (build,
- * insert and vacuum are in hamming_build.c, scans in hamming_scan.c, the
- * layout in hamming.h)
+ * insert and vacuum are in hamming_build.c, scans in hamming_scan.c and
+ * hamming_rounds.c, the layout in hamming.h)
  */
 #include "postgres.h"
 

@@ -10,7 +10,7 @@
  * Layouts.  The index has 4 tables (the default) or 2 (storage parameter
  * "tables").  With 4, table t is bucketed by chunk t of P(x); with 2, table
  * t (t = 0, 1) is bucketed by chunk 2t, and its half of P(x) is chunks 2t
- * and 2t + 1 (see hamming_scan.c for the rounds of each).
+ * and 2t + 1 (see hamming_rounds.c for the rounds of each).
  *
  * Disk layout (format 3; every page has a HamPageOpaqueData special space
  * naming the structure it belongs to, its "owner"):
