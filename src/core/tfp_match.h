@@ -58,7 +58,11 @@
  * similarities of the middles, every weight of a similarity >= 0 (the score
  * never falls when a similarity rises), fitted on the train parts of both
  * labelled sets (tools/make_match_set.py and tools/make_match_set2.py),
- * threshold chosen on their held-out parts (tools/fit_match.py).
+ * threshold chosen on their train parts with a floor set by a sample of
+ * site-template pairs (tools/fit_match2.py).  With model 2, textfp_match()
+ * computes the full texts' features only when the texts share no edge
+ * (then the middles are the full texts): its similarities are those of the
+ * middles otherwise.
  */
 #ifndef TFP_MATCH_H
 #define TFP_MATCH_H
@@ -93,7 +97,7 @@ typedef struct tfp_match_pair
 
 #define TFP_MATCH_NX 24			/* most inputs of a model (the rest weigh 0) */
 #define TFP_MATCH_NX1 16		/* inputs of model 1 (tfp_match_inputs) */
-#define TFP_MATCH_NX2 16		/* inputs of model 2 (tfp_match_inputs2) */
+#define TFP_MATCH_NX2 17		/* inputs of model 2 (tfp_match_inputs2) */
 #define TFP_MATCH_RESYNC 3		/* the gap a common edge bridges, lines */
 #define TFP_MATCH_SHORT 100		/* ... each shorter than this, bytes */
 #define TFP_MATCH_LONG 200		/* an edge line this long is a paragraph */
