@@ -174,3 +174,14 @@ FROM homo h, LATERAL textfp_match(h.a, h.b) m, LATERAL textfp_match(h.a, h.b, mo
 -- is no common edge
 SELECT cardinality(f) AS n, f[13] AS edge, f[1:12] = f[14:25] AS middle_is_full
 FROM cases c, LATERAL textfp_match_features(c.a, c.b) f WHERE c.n = 5;
+-- common edges around middles without any feature (a long line of
+-- punctuation, which the edges do not bridge): model 2 then reads the full
+-- texts to know that they have features (a score above 0: not a copy of
+-- nothing), and decides on the middles and edges: not a copy
+SELECT m.verdict, m.score > 0 AS score_above_0, round(m.score::numeric, 4) AS score,
+       m.shingle_jaccard, round(f[1]::numeric, 3) AS full_j5, round(f[13]::numeric, 3) AS edge
+FROM (SELECT E'Example News | Home\nPosted today\n' || repeat(p, 120) || E'\nShare this page\nAll rights reserved'
+      FROM (VALUES ('!'), ('?')) x(p)) v1(a),
+     (SELECT E'Example News | Home\nPosted today\n' || repeat('?', 120) || E'\nShare this page\nAll rights reserved') v2(b),
+     LATERAL textfp_match(v1.a, v2.b) m, LATERAL textfp_match_features(v1.a, v2.b) f
+ORDER BY 1, 3;

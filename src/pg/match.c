@@ -202,7 +202,7 @@ pair_features(match_side *a, match_side *b, tfp_match_features *f, int *dist)
 /* the middle of a side: its lines [lead, trail) without the short lines
  * of set[0..n) (tfp_match_middle) */
 static void
-side_middle(const match_side *m, const tfp_match_line *l, size_t lead, size_t trail,
+side_middle(const match_side *m, tfp_match_line *l, size_t lead, size_t trail,
 			const uint64 *set, size_t n, match_side *mid)
 {
 	char	   *out = palloc_extended(l[trail - 1].end - l[lead].start + 1, MCXT_ALLOC_HUGE);
@@ -269,14 +269,14 @@ pair_middles(match_side *a, match_side *b, match_side *mx, match_side *my, tfp_m
 	nx = tfp_match_lines(x->text, x->len, lx);
 	ny = tfp_match_lines(y->text, y->len, ly);
 	CHECK_FOR_INTERRUPTS();
-	tfp_match_edges(lx, nx, ly, ny, &c);
+	tfp_match_edges(x->text, lx, nx, y->text, ly, ny, &c);
 	if ((c.lead_a > 0 || c.trail_a < nx) && c.lead_a < c.trail_a && c.lead_b < c.trail_b)
 	{
 		double		all = line_bytes(lx, 0, nx);
 		uint64	   *sx = palloc_extended((c.trail_a - c.lead_a) * sizeof(uint64), MCXT_ALLOC_HUGE),
 				   *sy = palloc_extended((c.trail_b - c.lead_b) * sizeof(uint64), MCXT_ALLOC_HUGE);
-		size_t		nsx = tfp_match_short_set(lx, c.lead_a, c.trail_a, sx),
-					nsy = tfp_match_short_set(ly, c.lead_b, c.trail_b, sy);
+		size_t		nsx = tfp_match_short_set(x->text, lx, c.lead_a, c.trail_a, sx),
+					nsy = tfp_match_short_set(y->text, ly, c.lead_b, c.trail_b, sy);
 
 		side_middle(x, lx, c.lead_a, c.trail_a, sy, nsy, mx);
 		side_middle(y, ly, c.lead_b, c.trail_b, sx, nsx, my);

@@ -25,16 +25,8 @@ tfp_chown_pg "$out"
 tfp_psql -c 'CREATE EXTENSION textfp' \
          -c 'CREATE TABLE docs (id int PRIMARY KEY, lang text, body text)' \
          -c "\\copy docs FROM '$out/docs.tsv'"
+tfp_psql -f "$TFP_ROOT/test/bench/match_pairs.sql"
 tfp_psql -f - <<SQL
-CREATE TABLE pairs AS
-SELECT 'plain' AS what, a.lang, a.body AS a, b.body AS b FROM docs a JOIN docs b ON b.id = a.id + 2
-UNION ALL
-SELECT 'templated', a.lang, h.t || a.body || f.t, h.t || b.body || f.t
-FROM docs a JOIN docs b ON b.id = a.id + 2,
-     (SELECT string_agg('Site header line ' || i || ' | Home | News | About', E'\n') || E'\n' AS t FROM generate_series(1, 5) i) h,
-     (SELECT E'\n' || string_agg('Footer: related post number ' || i || ', licence CC BY-SA', E'\n') AS t FROM generate_series(1, 5) i) f
-UNION ALL
-SELECT 'copies', a.lang, a.body, E'Reposted from our friends.\n' || a.body FROM docs a;
 CREATE TABLE sample AS
 SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY what, lang ORDER BY md5(a)) AS k FROM pairs) s
 WHERE k <= $per;
@@ -46,13 +38,14 @@ for w in plain templated copies; do
     for lang in zh en; do
         ir=()
         for m in 1 2; do
-            echo "SELECT count(*) FROM (SELECT * FROM sample WHERE what = '$w' AND lang = '$lang' OFFSET 0) s
-                  WHERE (textfp_match(a, b, model => $m)).verdict IS NOT NULL;" > "$out/q.sql"
+            # one line: a single-user backend ends a statement at a newline
+            echo "SELECT count(*) FROM (SELECT * FROM sample WHERE what = '$w' AND lang = '$lang' OFFSET 0) s WHERE (textfp_match(a, b, model => $m)).verdict IS NOT NULL;" > "$out/q.sql"
             tfp_chown_pg "$out"
             tfp_as_pg valgrind --tool=callgrind --toggle-collect=textfp_match \
                 --callgrind-out-file="$out/cg.out" \
-                "$TFP_BINDIR/postgres" --single -D "$TFP_PGDATA" postgres < "$out/q.sql" > "$out/cg.log" 2>&1 ||
+                "$TFP_BINDIR/postgres" --single -D "$TFP_PGDATA" -c shared_buffers=16MB postgres < "$out/q.sql" > "$out/cg.log" 2>&1 ||
                 { cat "$out/cg.log"; exit 1; }
+            grep -q 'count = "'"$per"'"' "$out/cg.log" || { cat "$out/cg.log"; exit 1; }
             ir+=("$(awk '/^summary:/ {print $2}' "$out/cg.out")")
         done
         awk -v w="$w" -v l="$lang" -v p="$per" -v a="${ir[0]}" -v b="${ir[1]}" \

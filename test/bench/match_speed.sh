@@ -26,6 +26,7 @@ tfp_psql -c 'CREATE EXTENSION textfp' \
          -c 'CREATE TABLE docs (id int PRIMARY KEY, lang text, body text)' \
          -c 'ALTER TABLE docs ALTER body SET STORAGE PLAIN' \
          -c "\\copy docs FROM '$out/docs.tsv'"
+tfp_psql -f "$TFP_ROOT/test/bench/match_pairs.sql"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 tfp_psql -f - <<'SQL'
 \pset footer off
@@ -33,15 +34,6 @@ SET max_parallel_workers_per_gather = 0;
 CREATE FUNCTION pg_temp.cpu() RETURNS float8 LANGUAGE sql AS $f$
   SELECT (split_part(x, ' ', 12)::float8 + split_part(x, ' ', 13)::float8) / 100
   FROM (SELECT substring(pg_read_file('/proc/self/stat') FROM '\) (.*)$') AS x) s $f$;
-CREATE TABLE pairs AS
-SELECT 'plain' AS what, a.lang, a.body AS a, b.body AS b FROM docs a JOIN docs b ON b.id = a.id + 2
-UNION ALL
-SELECT 'templated', a.lang, h.t || a.body || f.t, h.t || b.body || f.t
-FROM docs a JOIN docs b ON b.id = a.id + 2,
-     (SELECT string_agg('Site header line ' || i || ' | Home | News | About', E'\n') || E'\n' AS t FROM generate_series(1, 5) i) h,
-     (SELECT E'\n' || string_agg('Footer: related post number ' || i || ', licence CC BY-SA', E'\n') AS t FROM generate_series(1, 5) i) f
-UNION ALL
-SELECT 'copies', a.lang, a.body, E'Reposted from our friends.\n' || a.body FROM docs a;
 CREATE TEMP TABLE speed (what text, model int, round int, seconds float8, cpu float8, n int);
 DO $$
 DECLARE t0 timestamptz; c0 float8; k int; w text; m int;
