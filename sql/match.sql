@@ -114,10 +114,18 @@ SELECT c.n, c.kind FROM cases c WHERE (textfp_match(c.a, c.b, model => 1)).verdi
 SELECT c.n, c.kind, c.copy, m.verdict, round(m.score::numeric, 4) AS score,
        round(m.shingle_jaccard::numeric, 3) AS j5, m.simhash_distance AS bits
 FROM cases c, LATERAL textfp_match(c.a, c.b) m ORDER BY c.n;
--- the default is model 2; the similarities are the same whatever the model
+-- the default is model 2; its similarities are model 1's when the texts
+-- share no edge, else those of the middles (what model 2 reads:
+-- textfp_match_features' values 14 to 25)
 SELECT count(*) FILTER (WHERE (textfp_match(a, b)) = (textfp_match(a, b, model => 2))) AS default_is_2,
-       count(*) FILTER (WHERE (textfp_match(a, b)).shingle_jaccard = (textfp_match(a, b, model => 1)).shingle_jaccard
-                          AND (textfp_match(a, b)).ordered = (textfp_match(a, b, model => 1)).ordered) AS same_similarities,
+       count(*) FILTER (WHERE (textfp_match_features(a, b))[13] = 0
+                          AND (textfp_match(a, b)).shingle_jaccard = (textfp_match(a, b, model => 1)).shingle_jaccard
+                          AND (textfp_match(a, b)).ordered = (textfp_match(a, b, model => 1)).ordered
+                          AND (textfp_match(a, b)).longest_run = (textfp_match(a, b, model => 1)).longest_run) AS same_similarities,
+       count(*) FILTER (WHERE (textfp_match_features(a, b))[13] > 0
+                          AND (textfp_match(a, b)).shingle_jaccard = (textfp_match_features(a, b))[14]
+                          AND (textfp_match(a, b)).ordered = (textfp_match_features(a, b))[22]
+                          AND (textfp_match(a, b)).longest_run = (textfp_match_features(a, b))[24]) AS middles,
        count(*) FILTER (WHERE (textfp_match(a, b)).verdict = (textfp_match(b, a)).verdict
                           AND (textfp_match(a, b)).score = (textfp_match(b, a)).score) AS symmetric,
        count(*) AS cases
@@ -146,7 +154,7 @@ UNION ALL SELECT 6, 'two Chinese articles, one template', false, pg_temp.page(z.
 UNION ALL SELECT 7, 'two Chinese articles on one topic, one template', false, pg_temp.page(z.body, 3), pg_temp.page(o.body, 9) FROM art z, art o WHERE z.name = 'zh' AND o.name = 'zh_topic';
 SELECT t.n, t.what, t.copy, m.verdict, round(m.score::numeric, 4) AS score,
        m1.verdict AS model1_verdict, round(m1.score::numeric, 4) AS model1_score,
-       round(m.shingle_containment::numeric, 3) AS c5,
+       round(m1.shingle_containment::numeric, 3) AS full_c5, round(m.shingle_containment::numeric, 3) AS c5,
        round(f[13]::numeric, 3) AS edge, round(f[15]::numeric, 3) AS middle_c5
 FROM tpl t, LATERAL textfp_match(t.a, t.b) m, LATERAL textfp_match(t.a, t.b, model => 1) m1,
      LATERAL textfp_match_features(t.a, t.b) f ORDER BY t.n;
@@ -166,3 +174,14 @@ FROM homo h, LATERAL textfp_match(h.a, h.b) m, LATERAL textfp_match(h.a, h.b, mo
 -- is no common edge
 SELECT cardinality(f) AS n, f[13] AS edge, f[1:12] = f[14:25] AS middle_is_full
 FROM cases c, LATERAL textfp_match_features(c.a, c.b) f WHERE c.n = 5;
+-- common edges around middles without any feature (a long line of
+-- punctuation, which the edges do not bridge): model 2 then reads the full
+-- texts to know that they have features (a score above 0: not a copy of
+-- nothing), and decides on the middles and edges: not a copy
+SELECT m.verdict, m.score > 0 AS score_above_0, round(m.score::numeric, 4) AS score,
+       m.shingle_jaccard, round(f[1]::numeric, 3) AS full_j5, round(f[13]::numeric, 3) AS edge
+FROM (SELECT E'Example News | Home\nPosted today\n' || repeat(p, 120) || E'\nShare this page\nAll rights reserved'
+      FROM (VALUES ('!'), ('?')) x(p)) v1(a),
+     (SELECT E'Example News | Home\nPosted today\n' || repeat('?', 120) || E'\nShare this page\nAll rights reserved') v2(b),
+     LATERAL textfp_match(v1.a, v2.b) m, LATERAL textfp_match_features(v1.a, v2.b) f
+ORDER BY 1, 3;

@@ -72,10 +72,14 @@ tfp_match_inputs(const tfp_match_features *f, double *x)
  * apart for Chinese and other text (unrelated Chinese texts share many
  * characters, in some order), "any of" the partial-copy measures and of the
  * homophone-invariant (pinyin) ones, the longest run and containment
- * together (a passage copied whole has both), the share in long common edge
- * lines (paragraphs, not a template's lines: a revision that changed its
- * middle), whose weights tools/fit_match.py keeps
- * >= 0 (inputs 0..13: a rising similarity never lowers the score, so one
+ * together (a passage copied whole has both), how much of the shared
+ * shingles lie in that one passage (conc = run / c5, at most 1: a partial
+ * copy shares one passage, two sections written from one template share
+ * phrases scattered over the text; squared, times the square root of the
+ * containment, so that a short common phrase is not a copy), the share in
+ * long common edge lines (paragraphs, not a template's lines: a revision
+ * that changed its middle), whose weights tools/fit_match2.py keeps
+ * >= 0 (inputs 0..14: a rising similarity never lowers the score, so one
  * overwhelming signal cannot be outvoted); the edge share and the Chinese
  * share, of either sign.
  */
@@ -85,7 +89,8 @@ tfp_match_inputs2(const tfp_match_pair *p, double *x)
 	const tfp_match_features *f = &p->mid;
 	double		rr = sqrt(f->run),
 				rc = sqrt(f->c5),
-				rp = sqrt(f->pc);
+				rp = sqrt(f->pc),
+				conc = f->c5 > 0.0 ? fmin(1.0, f->run / f->c5) : 0.0;
 
 	x[0] = f->j5;
 	x[1] = rc;
@@ -100,9 +105,10 @@ tfp_match_inputs2(const tfp_match_pair *p, double *x)
 	x[10] = fmax(fmax(rr, rc), f->ord1);
 	x[11] = f->zh * fmax(rp, f->dna);
 	x[12] = sqrt(f->run * f->c5);
-	x[13] = p->edge_long;
-	x[14] = p->edge;
-	x[15] = f->zh;
+	x[13] = f->c5 > 0.0 ? conc * conc * rc : 0.0;
+	x[14] = p->edge_long;
+	x[15] = p->edge;
+	x[16] = f->zh;
 }
 
 double

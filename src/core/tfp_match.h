@@ -58,7 +58,11 @@
  * similarities of the middles, every weight of a similarity >= 0 (the score
  * never falls when a similarity rises), fitted on the train parts of both
  * labelled sets (tools/make_match_set.py and tools/make_match_set2.py),
- * threshold chosen on their held-out parts (tools/fit_match.py).
+ * threshold chosen on their train parts with a floor set by a sample of
+ * site-template pairs (tools/fit_match2.py).  With model 2, textfp_match()
+ * computes the full texts' features only when the texts share no edge
+ * (then the middles are the full texts): its similarities are those of the
+ * middles otherwise.
  */
 #ifndef TFP_MATCH_H
 #define TFP_MATCH_H
@@ -93,13 +97,14 @@ typedef struct tfp_match_pair
 
 #define TFP_MATCH_NX 24			/* most inputs of a model (the rest weigh 0) */
 #define TFP_MATCH_NX1 16		/* inputs of model 1 (tfp_match_inputs) */
-#define TFP_MATCH_NX2 16		/* inputs of model 2 (tfp_match_inputs2) */
+#define TFP_MATCH_NX2 17		/* inputs of model 2 (tfp_match_inputs2) */
 #define TFP_MATCH_RESYNC 3		/* the gap a common edge bridges, lines */
 #define TFP_MATCH_SHORT 100		/* ... each shorter than this, bytes */
 #define TFP_MATCH_LONG 200		/* an edge line this long is a paragraph */
 
-/* a non-blank line of a text: hash of its bytes other than white space,
- * byte range without the white space at its ends */
+/* a non-blank line of a text: hash of its bytes other than white space
+ * (0: not computed yet; tfp_match_line_hash()), byte range without the
+ * white space at its ends */
 typedef struct tfp_match_line
 {
 	uint64_t	hash;
@@ -145,13 +150,15 @@ extern void tfp_match_inputs(const tfp_match_features *f, double *x);
 extern void tfp_match_inputs2(const tfp_match_pair *p, double *x);
 
 /* at most how many lines s[0..len) has, and its non-blank lines (out holds
- * tfp_match_line_bound() of them; returns their count) */
+ * tfp_match_line_bound() of them; returns their count; their hashes are
+ * computed when asked for: the functions below take the text too) */
 extern size_t tfp_match_line_bound(const char *s, size_t len);
 extern size_t tfp_match_lines(const char *s, size_t len, tfp_match_line *out);
+extern uint64_t tfp_match_line_hash(const char *s, tfp_match_line *l);
 
-/* the common edges of the lines a[0..na) and b[0..nb) */
-extern void tfp_match_edges(const tfp_match_line *a, size_t na,
-							const tfp_match_line *b, size_t nb, tfp_match_cut *cut);
+/* the common edges of the lines a[0..na) of sa and b[0..nb) of sb */
+extern void tfp_match_edges(const char *sa, tfp_match_line *a, size_t na,
+							const char *sb, tfp_match_line *b, size_t nb, tfp_match_cut *cut);
 
 /*
  * The ordered overlap (ord above) of the feature sequences a[0..na) and
@@ -179,9 +186,9 @@ extern size_t tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, siz
  * hash is in set[0..n) (the other text's), into out (room for the bytes of
  * s from l[lo].start to l[hi - 1].end); returns the count, the length
  */
-extern size_t tfp_match_short_set(const tfp_match_line *l, size_t lo, size_t hi,
+extern size_t tfp_match_short_set(const char *s, tfp_match_line *l, size_t lo, size_t hi,
 								  uint64_t *set);
-extern size_t tfp_match_middle(const char *s, const tfp_match_line *l, size_t lo, size_t hi,
+extern size_t tfp_match_middle(const char *s, tfp_match_line *l, size_t lo, size_t hi,
 							   const uint64_t *set, size_t n, char *out);
 
 /* z of a model (model 1 reads p->full only) */

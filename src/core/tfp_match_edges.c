@@ -33,8 +33,9 @@ tfp_match_line_bound(const char *s, size_t len)
 
 /*
  * The lines of s that are not blank: their byte ranges without the leading
- * and trailing white space, and a hash (64-bit FNV-1a) of their bytes other
- * than white space (a line re-indented or re-spaced is the same line).
+ * and trailing white space.  Their hashes are computed when first asked for
+ * (tfp_match_line_hash(): the edges compare only the lines near the ends
+ * of two texts that share no edge).
  */
 size_t
 tfp_match_lines(const char *s, size_t len, tfp_match_line *out)
@@ -44,34 +45,52 @@ tfp_match_lines(const char *s, size_t len, tfp_match_line *out)
 
 	while (i < len)
 	{
+		const char *nl = memchr(s + i, '\n', len - i);
 		size_t		st = i,
-					en;
-		uint64_t	h = 14695981039346656037ULL;
-		int			any = 0;
+					en = nl ? (size_t) (nl - s) : len;
 
-		while (i < len && s[i] != '\n')
-			i++;
-		en = i;
-		i++;					/* past the newline */
+		i = en + 1;				/* past the newline */
 		while (st < en && is_space((unsigned char) s[st]))
 			st++;
 		while (en > st && is_space((unsigned char) s[en - 1]))
 			en--;
-		for (size_t k = st; k < en; k++)
-		{
-			if (is_space((unsigned char) s[k]))
-				continue;
-			h = (h ^ (unsigned char) s[k]) * 1099511628211ULL;
-			any = 1;
-		}
-		if (!any)
-			continue;
-		out[n].hash = h;
+		if (st == en)
+			continue;			/* blank: only white space */
+		out[n].hash = 0;
 		out[n].start = st;
 		out[n].end = en;
 		n++;
 	}
 	return n;
+}
+
+/*
+ * The hash of a line of s (64-bit FNV-1a of its bytes other than white
+ * space: a line re-indented or re-spaced is the same line), computed once
+ * (0 means not yet: a hash that comes out 0 is taken as 1).
+ */
+uint64_t
+tfp_match_line_hash(const char *s, tfp_match_line *l)
+{
+	uint64_t	h = 14695981039346656037ULL;
+
+	if (l->hash != 0)
+		return l->hash;
+	for (size_t k = l->start; k < l->end; k++)
+	{
+		if (is_space((unsigned char) s[k]))
+			continue;
+		h = (h ^ (unsigned char) s[k]) * 1099511628211ULL;
+	}
+	l->hash = h != 0 ? h : 1;
+	return l->hash;
+}
+
+/* are lines a[i] of sa and b[j] of sb equal (their hashes)? */
+static inline int
+same_line(const char *sa, tfp_match_line *a, size_t i, const char *sb, tfp_match_line *b, size_t j)
+{
+	return tfp_match_line_hash(sa, &a[i]) == tfp_match_line_hash(sb, &b[j]);
 }
 
 /* are the n lines l[from..from + n) all shorter than TFP_MATCH_SHORT bytes? */
@@ -93,8 +112,8 @@ short_lines(const tfp_match_line *l, size_t from, size_t n)
  * (least di + dj, then the least di): 1 and *di, *dj, or 0.
  */
 static int
-resync(const tfp_match_line *a, size_t i, size_t alo, size_t ahi,
-	   const tfp_match_line *b, size_t j, size_t blo, size_t bhi,
+resync(const char *sa, tfp_match_line *a, size_t i, size_t alo, size_t ahi,
+	   const char *sb, tfp_match_line *b, size_t j, size_t blo, size_t bhi,
 	   int step, size_t *di, size_t *dj)
 {
 	for (size_t s = 1; s <= 2 * TFP_MATCH_RESYNC; s++)
@@ -120,9 +139,9 @@ resync(const tfp_match_line *a, size_t i, size_t alo, size_t ahi,
 				ii = i - x;
 				jj = j - y;
 			}
-			if (a[ii].hash == b[jj].hash &&
-				short_lines(a, step > 0 ? i : ii + 1, x) &&
-				short_lines(b, step > 0 ? j : jj + 1, y))
+			if (short_lines(a, step > 0 ? i : ii + 1, x) &&
+				short_lines(b, step > 0 ? j : jj + 1, y) &&
+				same_line(sa, a, ii, sb, b, jj))
 			{
 				*di = x;
 				*dj = y;
@@ -141,8 +160,8 @@ resync(const tfp_match_line *a, size_t i, size_t alo, size_t ahi,
  * not symmetric in a and b when a resync has ties; the caller orders them.
  */
 void
-tfp_match_edges(const tfp_match_line *a, size_t na, const tfp_match_line *b, size_t nb,
-				tfp_match_cut *cut)
+tfp_match_edges(const char *sa, tfp_match_line *a, size_t na,
+				const char *sb, tfp_match_line *b, size_t nb, tfp_match_cut *cut)
 {
 	size_t		i = 0,
 				j = 0,
@@ -152,9 +171,9 @@ tfp_match_edges(const tfp_match_line *a, size_t na, const tfp_match_line *b, siz
 	cut->lead_a = cut->lead_b = 0;
 	while (i < na && j < nb)
 	{
-		if (a[i].hash != b[j].hash)
+		if (!same_line(sa, a, i, sb, b, j))
 		{
-			if (!resync(a, i, 0, na, b, j, 0, nb, 1, &di, &dj))
+			if (!resync(sa, a, i, 0, na, sb, b, j, 0, nb, 1, &di, &dj))
 				break;
 			i += di;
 			j += dj;
@@ -170,9 +189,10 @@ tfp_match_edges(const tfp_match_line *a, size_t na, const tfp_match_line *b, siz
 	j = nb;
 	while (i > cut->lead_a && j > cut->lead_b)
 	{
-		if (a[i - 1].hash != b[j - 1].hash)
+		if (!same_line(sa, a, i - 1, sb, b, j - 1))
 		{
-			if (!resync(a, i - 1, cut->lead_a, na, b, j - 1, cut->lead_b, nb, -1, &di, &dj))
+			if (!resync(sa, a, i - 1, cut->lead_a, na, sb, b, j - 1, cut->lead_b, nb, -1,
+						&di, &dj))
 				break;
 			i -= di;
 			j -= dj;
@@ -204,13 +224,13 @@ sorted_has(const uint64_t *v, size_t n, uint64_t h)
 }
 
 size_t
-tfp_match_short_set(const tfp_match_line *l, size_t lo, size_t hi, uint64_t *set)
+tfp_match_short_set(const char *s, tfp_match_line *l, size_t lo, size_t hi, uint64_t *set)
 {
 	size_t		n = 0;
 
 	for (size_t i = lo; i < hi; i++)
 		if (l[i].end - l[i].start < TFP_MATCH_SHORT)
-			set[n++] = l[i].hash;
+			set[n++] = tfp_match_line_hash(s, &l[i]);
 	return tfp_sort_unique_u64(set, n, NULL);
 }
 
@@ -221,7 +241,7 @@ tfp_match_short_set(const tfp_match_line *l, size_t lo, size_t hi, uint64_t *set
  * list of related posts, an advert moved) are no evidence of a copy.
  */
 size_t
-tfp_match_middle(const char *s, const tfp_match_line *l, size_t lo, size_t hi,
+tfp_match_middle(const char *s, tfp_match_line *l, size_t lo, size_t hi,
 				 const uint64_t *set, size_t n, char *out)
 {
 	size_t		len = 0;
@@ -230,7 +250,7 @@ tfp_match_middle(const char *s, const tfp_match_line *l, size_t lo, size_t hi,
 	{
 		size_t		w = l[i].end - l[i].start;
 
-		if (w < TFP_MATCH_SHORT && sorted_has(set, n, l[i].hash))
+		if (w < TFP_MATCH_SHORT && sorted_has(set, n, tfp_match_line_hash(s, &l[i])))
 			continue;
 		if (len > 0)
 			out[len++] = '\n';

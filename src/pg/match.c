@@ -75,7 +75,14 @@ tw_fold(const char *s, size_t *len)
 	return out;
 }
 
-/* the features of a side's text s[0..len) (after extraction and fold) */
+/*
+ * The features of a side's text s[0..len) (after extraction and fold).  A
+ * text without Han features (han2 = 0: every run of Han letters gives at
+ * least one, counted, whatever the n-gram size) has the same features with
+ * Han bigrams as with Han characters: its words, whose hashes do not depend
+ * on the n-gram size.  Its character sequence is then its bigram sequence,
+ * not read again.
+ */
 static void
 side_features(const char *s, size_t len, match_side *m)
 {
@@ -91,7 +98,13 @@ side_features(const char *s, size_t len, match_side *m)
 	m->seq2 = textfp_feature_seq_counted_utf8(s, len, &o2, &m->nseq2, &m->han2);
 	m->all2 = m->nseq2;
 	m->s2 = textfp_sorted_set(m->seq2, m->nseq2, &m->n2);
-	m->seq1 = textfp_feature_seq_utf8(s, len, &o1, &m->nseq1);
+	if (m->han2 == 0)
+	{
+		m->seq1 = m->seq2;
+		m->nseq1 = m->nseq2;
+	}
+	else
+		m->seq1 = textfp_feature_seq_utf8(s, len, &o1, &m->nseq1);
 	tfp_simhash_init(&acc);
 	tfp_simhash_add(&acc, m->seq2, m->nseq2);
 	m->sh = tfp_simhash_finish_centered(&acc, m->han2, o2.ngram, o2.shingle);
@@ -103,8 +116,9 @@ side_features(const char *s, size_t len, match_side *m)
 	m->ndna = 0;
 }
 
+/* a side's text (after extraction and fold); its features come after */
 static void
-side_of(text *t, int html_mode, match_side *m)
+side_text(text *t, int html_mode, match_side *m)
 {
 	size_t		len;
 	const char *s = textfp_text_utf8(t, &len);
@@ -117,7 +131,8 @@ side_of(text *t, int html_mode, match_side *m)
 		s = textfp_html_extract(s, len, &ho, &len);
 	}
 	s = tw_fold(s, &len);
-	side_features(s, len, m);
+	m->text = s;
+	m->len = len;
 	m->html = html;
 }
 
@@ -134,11 +149,17 @@ side_pinyin(match_side *m)
 	m->dna = textfp_pinyin_dna_utf8(m->text, m->len, &m->ndna);
 }
 
-/* the features of two sides (pinyin ones when either has Han letters);
- * *dist: the simhash distance */
+/*
+ * The features of two sides (pinyin ones when either has Han letters);
+ * *dist: the simhash distance.  Two texts without Han letters have their
+ * character sequences equal to their bigram sequences (side_features()):
+ * ord1 is ord.
+ */
 static void
 pair_features(match_side *a, match_side *b, tfp_match_features *f, int *dist)
 {
+	bool		same1 = a->seq1 == a->seq2 && b->seq1 == b->seq2;
+
 	double		dummy;
 
 	if (a->han2 + b->han2 > 0)
@@ -161,9 +182,12 @@ pair_features(match_side *a, match_side *b, tfp_match_features *f, int *dist)
 		scratch = palloc_extended(need * sizeof(uint64), MCXT_ALLOC_HUGE);
 		/* both ways: each caps occurrences in the other text (symmetric) */
 		f->ord = Max(tfp_match_order(a->seq2, a->nseq2, b->seq2, b->nseq2, scratch),
-					tfp_match_order(b->seq2, b->nseq2, a->seq2, a->nseq2, scratch));
-		f->ord1 = Max(tfp_match_order(a->seq1, a->nseq1, b->seq1, b->nseq1, scratch),
-					 tfp_match_order(b->seq1, b->nseq1, a->seq1, a->nseq1, scratch));
+					 tfp_match_order(b->seq2, b->nseq2, a->seq2, a->nseq2, scratch));
+		if (same1)
+			f->ord1 = f->ord;
+		else
+			f->ord1 = Max(tfp_match_order(a->seq1, a->nseq1, b->seq1, b->nseq1, scratch),
+						  tfp_match_order(b->seq1, b->nseq1, a->seq1, a->nseq1, scratch));
 		r = Max(tfp_match_run(a->seq5, a->nseq5, b->s5, b->n5, scratch),
 				tfp_match_run(b->seq5, b->nseq5, a->s5, a->n5, scratch));
 		mn = Min(a->nseq5, b->nseq5);
@@ -178,7 +202,7 @@ pair_features(match_side *a, match_side *b, tfp_match_features *f, int *dist)
 /* the middle of a side: its lines [lead, trail) without the short lines
  * of set[0..n) (tfp_match_middle) */
 static void
-side_middle(const match_side *m, const tfp_match_line *l, size_t lead, size_t trail,
+side_middle(const match_side *m, tfp_match_line *l, size_t lead, size_t trail,
 			const uint64 *set, size_t n, match_side *mid)
 {
 	char	   *out = palloc_extended(l[trail - 1].end - l[lead].start + 1, MCXT_ALLOC_HUGE);
@@ -212,14 +236,15 @@ long_bytes(const tfp_match_line *l, size_t lo, size_t hi)
 }
 
 /*
- * Model 2's middles (tfp_match.h): the common edges of the two texts, taken
- * in a fixed order of the two (shorter first, then by bytes) so that the
- * result is symmetric, and when both keep a middle, the features of the
- * middles and the edge share of the shorter text; otherwise the full
- * texts' features and 0.
+ * Model 2's middles (tfp_match.h): the common edges of the two texts (their
+ * text only: no feature of the full texts is needed), taken in a fixed
+ * order of the two (shorter first, then by bytes) so that the result is
+ * symmetric.  When both keep a middle: the middles with their features
+ * (*mx, *my), the edge share of the shorter text and its share in long
+ * edge lines (p->edge, p->edge_long), and true; otherwise 0, 0 and false.
  */
-static void
-pair_middles(match_side *a, match_side *b, tfp_match_pair *p)
+static bool
+pair_middles(match_side *a, match_side *b, match_side *mx, match_side *my, tfp_match_pair *p)
 {
 	match_side *x = a,
 			   *y = b;
@@ -228,9 +253,8 @@ pair_middles(match_side *a, match_side *b, tfp_match_pair *p)
 	size_t		nx,
 				ny;
 	tfp_match_cut c;
-	int			dist;
+	bool		cut = false;
 
-	p->mid = p->full;
 	p->edge = p->edge_long = 0.0;
 	if (x->len > y->len ||
 		(x->len == y->len && memcmp(x->text, y->text, x->len) > 0))
@@ -245,25 +269,24 @@ pair_middles(match_side *a, match_side *b, tfp_match_pair *p)
 	nx = tfp_match_lines(x->text, x->len, lx);
 	ny = tfp_match_lines(y->text, y->len, ly);
 	CHECK_FOR_INTERRUPTS();
-	tfp_match_edges(lx, nx, ly, ny, &c);
+	tfp_match_edges(x->text, lx, nx, y->text, ly, ny, &c);
 	if ((c.lead_a > 0 || c.trail_a < nx) && c.lead_a < c.trail_a && c.lead_b < c.trail_b)
 	{
-		match_side mx,
-					my;
 		double		all = line_bytes(lx, 0, nx);
 		uint64	   *sx = palloc_extended((c.trail_a - c.lead_a) * sizeof(uint64), MCXT_ALLOC_HUGE),
 				   *sy = palloc_extended((c.trail_b - c.lead_b) * sizeof(uint64), MCXT_ALLOC_HUGE);
-		size_t		nsx = tfp_match_short_set(lx, c.lead_a, c.trail_a, sx),
-					nsy = tfp_match_short_set(ly, c.lead_b, c.trail_b, sy);
+		size_t		nsx = tfp_match_short_set(x->text, lx, c.lead_a, c.trail_a, sx),
+					nsy = tfp_match_short_set(y->text, ly, c.lead_b, c.trail_b, sy);
 
-		side_middle(x, lx, c.lead_a, c.trail_a, sy, nsy, &mx);
-		side_middle(y, ly, c.lead_b, c.trail_b, sx, nsx, &my);
-		pair_features(&mx, &my, &p->mid, &dist);
+		side_middle(x, lx, c.lead_a, c.trail_a, sy, nsy, mx);
+		side_middle(y, ly, c.lead_b, c.trail_b, sx, nsx, my);
+		cut = true;
 		p->edge = all > 0 ? 1.0 - line_bytes(lx, c.lead_a, c.trail_a) / all : 0.0;
 		p->edge_long = all > 0 ? (long_bytes(lx, 0, c.lead_a) + long_bytes(lx, c.trail_a, nx)) / all : 0.0;
 	}
 	pfree(lx);
 	pfree(ly);
+	return cut;
 }
 
 static int
@@ -301,11 +324,14 @@ textfp_match(PG_FUNCTION_ARGS)
 	int32		version = PG_GETARG_INT32(3);
 	const tfp_match_model *model = tfp_match_get_model(version);
 	match_side	a,
-				b;
+				b,
+				mx,
+				my;
 	tfp_match_features f;
 	tfp_match_pair p;
 	double		z;
 	int			dist;
+	bool		empty;
 	TupleDesc	td;
 	Datum		values[16];
 	bool		nulls[16] = {0};
@@ -321,14 +347,39 @@ textfp_match(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("textfp_match must be called in a context that accepts a record")));
-	side_of(PG_GETARG_TEXT_PP(0), mode, &a);
-	side_of(PG_GETARG_TEXT_PP(1), mode, &b);
-	pair_features(&a, &b, &p.full, &dist);
-	f = p.full;
-	if (version >= 2)
-		pair_middles(&a, &b, &p);
+	side_text(PG_GETARG_TEXT_PP(0), mode, &a);
+	side_text(PG_GETARG_TEXT_PP(1), mode, &b);
+
+	/*
+	 * Model 2 reads the middles only (and the edge shares): when the texts
+	 * share edges, the similarities returned are those of the middles and
+	 * the full texts' are not computed (once, not twice, per pair); a text
+	 * without features copies nothing, which needs the full texts'
+	 * features when a middle has none.
+	 */
+	if (version >= 2 && pair_middles(&a, &b, &mx, &my, &p))
+	{
+		pair_features(&mx, &my, &p.mid, &dist);
+		p.full = p.mid;
+		empty = false;
+		if (mx.n2 == 0 || my.n2 == 0)
+		{
+			side_features(a.text, a.len, &a);
+			side_features(b.text, b.len, &b);
+			empty = a.n2 == 0 || b.n2 == 0;
+		}
+	}
+	else
+	{
+		side_features(a.text, a.len, &a);
+		side_features(b.text, b.len, &b);
+		pair_features(&a, &b, &p.full, &dist);
+		p.mid = p.full;
+		empty = a.n2 == 0 || b.n2 == 0;
+	}
+	f = p.mid;
 	z = tfp_match_z(model, &p);
-	if (a.n2 == 0 || b.n2 == 0)
+	if (empty)
 		z = -INFINITY;			/* a text without features copies nothing */
 	values[0] = BoolGetDatum(z >= model->threshold);
 	values[1] = Float8GetDatum(1.0 / (1.0 + exp(-z)));
@@ -362,16 +413,23 @@ textfp_match_features(PG_FUNCTION_ARGS)
 {
 	int			mode = html_mode(PG_GETARG_TEXT_PP(2));
 	match_side	a,
-				b;
+				b,
+				mx,
+				my;
 	tfp_match_pair p;
 	int			dist;
 	Datum		d[26];
 	const tfp_match_features *fs[2];
 
-	side_of(PG_GETARG_TEXT_PP(0), mode, &a);
-	side_of(PG_GETARG_TEXT_PP(1), mode, &b);
+	side_text(PG_GETARG_TEXT_PP(0), mode, &a);
+	side_text(PG_GETARG_TEXT_PP(1), mode, &b);
+	side_features(a.text, a.len, &a);
+	side_features(b.text, b.len, &b);
 	pair_features(&a, &b, &p.full, &dist);
-	pair_middles(&a, &b, &p);
+	if (pair_middles(&a, &b, &mx, &my, &p))
+		pair_features(&mx, &my, &p.mid, &dist);
+	else
+		p.mid = p.full;
 	fs[0] = &p.full;
 	fs[1] = &p.mid;
 	for (int k = 0; k < 2; k++)

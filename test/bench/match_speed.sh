@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # textfp_match() pairs/s on ~2 KB texts, model 1 (the code path of the
-# release before model 2) against model 2 (the default), best of 3 rounds:
+# release before model 2) against model 2 (the default), interleaved in one
+# session (5 rounds, the order of the two models alternating), the median
+# round and the backend's CPU time per pair (/proc/self/stat; steadier than
+# the clock on a shared machine, whose load is printed before and after):
 #   plain      pairs of different documents of tools/make_bench_docs.py
 #              (no common edge: model 2 only splits the lines)
 #   templated  the same pairs, each text inside one site template (a header
@@ -8,6 +11,9 @@
 #   copies     a document against itself with a header line added
 #
 #   test/bench/match_speed.sh [N]        (N documents, default 2000)
+#
+# On a loaded machine even the CPU time varies by 20-30% from round to
+# round; test/bench/match_instructions.sh counts instructions instead.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -20,28 +26,21 @@ tfp_psql -c 'CREATE EXTENSION textfp' \
          -c 'CREATE TABLE docs (id int PRIMARY KEY, lang text, body text)' \
          -c 'ALTER TABLE docs ALTER body SET STORAGE PLAIN' \
          -c "\\copy docs FROM '$out/docs.tsv'"
+tfp_psql -f "$TFP_ROOT/test/bench/match_pairs.sql"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 tfp_psql -f - <<'SQL'
 \pset footer off
 SET max_parallel_workers_per_gather = 0;
 CREATE FUNCTION pg_temp.cpu() RETURNS float8 LANGUAGE sql AS $f$
   SELECT (split_part(x, ' ', 12)::float8 + split_part(x, ' ', 13)::float8) / 100
   FROM (SELECT substring(pg_read_file('/proc/self/stat') FROM '\) (.*)$') AS x) s $f$;
-CREATE TABLE pairs AS
-SELECT 'plain' AS what, a.lang, a.body AS a, b.body AS b FROM docs a JOIN docs b ON b.id = a.id + 2
-UNION ALL
-SELECT 'templated', a.lang, h.t || a.body || f.t, h.t || b.body || f.t
-FROM docs a JOIN docs b ON b.id = a.id + 2,
-     (SELECT string_agg('Site header line ' || i || ' | Home | News | About', E'\n') || E'\n' AS t FROM generate_series(1, 5) i) h,
-     (SELECT E'\n' || string_agg('Footer: related post number ' || i || ', licence CC BY-SA', E'\n') AS t FROM generate_series(1, 5) i) f
-UNION ALL
-SELECT 'copies', a.lang, a.body, E'Reposted from our friends.\n' || a.body FROM docs a;
 CREATE TEMP TABLE speed (what text, model int, round int, seconds float8, cpu float8, n int);
 DO $$
-DECLARE t0 timestamptz; c0 float8; k int; w text;
+DECLARE t0 timestamptz; c0 float8; k int; w text; m int;
 BEGIN
-  FOR r IN 1..3 LOOP
+  FOR r IN 1..5 LOOP
     FOREACH w IN ARRAY ARRAY['plain', 'templated', 'copies'] LOOP
-      FOR m IN 1..2 LOOP
+      FOREACH m IN ARRAY CASE WHEN r % 2 = 1 THEN ARRAY[1, 2] ELSE ARRAY[2, 1] END LOOP
         t0 := clock_timestamp(); c0 := pg_temp.cpu();
         SELECT count(*) INTO k FROM pairs p WHERE p.what = w AND (textfp_match(p.a, p.b, model => m)).verdict IS NOT NULL;
         INSERT INTO speed VALUES (w, m, r, extract(epoch FROM clock_timestamp() - t0), pg_temp.cpu() - c0, k);
@@ -49,7 +48,9 @@ BEGIN
     END LOOP;
   END LOOP;
 END $$;
-SELECT what, model, max(n) AS pairs, round((max(n) / min(seconds))::numeric) AS pairs_per_second,
-       round((1e6 * min(cpu) / max(n))::numeric, 1) AS cpu_us_per_pair
+SELECT what, model, max(n) AS pairs,
+       round((max(n) / percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds))::numeric) AS pairs_per_second,
+       round((1e6 * percentile_cont(0.5) WITHIN GROUP (ORDER BY cpu) / max(n))::numeric, 1) AS cpu_us_per_pair
 FROM speed GROUP BY what, model ORDER BY what, model;
 SQL
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

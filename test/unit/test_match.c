@@ -176,9 +176,13 @@ test_edges(void)
 	na = lines_of(pa, la);
 	nb = lines_of(pb, lb);
 	check(na == 7 && nb == 6, "blank lines are not lines");
-	check(la[0].hash == lb[0].hash && la[1].hash != lb[1].hash, "white space is ignored, text is not");
+	check(la[0].hash == 0, "hashes are computed when asked for");
+	check(tfp_match_line_hash(pa, &la[0]) == tfp_match_line_hash(pb, &lb[0]) &&
+		  tfp_match_line_hash(pa, &la[1]) != tfp_match_line_hash(pb, &lb[1]),
+		  "white space is ignored, text is not");
+	check(la[0].hash == tfp_match_line_hash(pa, &la[0]), "a hash is kept once computed");
 	check(la[1].start == 14 && pa[la[1].end] == '\n', "lines are trimmed");
-	tfp_match_edges(la, na, lb, nb, &c);
+	tfp_match_edges(pa, la, na, pb, lb, nb, &c);
 	check(c.lead_a == 3 && c.lead_b == 3, "the leading run bridges a short line (the date)");
 	check(c.trail_a == 5 && c.trail_b == 4, "the trailing run: footer and licence");
 	/* a long line that differs ends the run: no resync over a paragraph */
@@ -186,11 +190,11 @@ test_edges(void)
 	pb = "Head\nA long paragraph of the other text, also well over one hundred bytes long, and so it is not a template line either.\nSame\nTail";
 	na = lines_of(pa, la);
 	nb = lines_of(pb, lb);
-	tfp_match_edges(la, na, lb, nb, &c);
+	tfp_match_edges(pa, la, na, pb, lb, nb, &c);
 	check(c.lead_a == 1 && c.trail_a == 2 && c.lead_b == 1 && c.trail_b == 2,
 		  "a long line that differs is the middle");
 	/* identical texts: the leading run takes all, the trailing run nothing */
-	tfp_match_edges(la, na, la, na, &c);
+	tfp_match_edges(pa, la, na, pa, la, na, &c);
 	check(c.lead_a == na && c.trail_a == na && c.lead_b == na && c.trail_b == na,
 		  "identical texts: all leading, no middle");
 	/* the middles without the short lines both have */
@@ -198,8 +202,8 @@ test_edges(void)
 	pb = "H\n" ART "B\nRelated: one\nX2\nF";
 	na = lines_of(pa, la);
 	nb = lines_of(pb, lb);
-	tfp_match_edges(la, na, lb, nb, &c);
-	ns = tfp_match_short_set(lb, c.lead_b, c.trail_b, set);
+	tfp_match_edges(pa, la, na, pb, lb, nb, &c);
+	ns = tfp_match_short_set(pb, lb, c.lead_b, c.trail_b, set);
 	len = tfp_match_middle(pa, la, c.lead_a, c.trail_a, set, ns, out);
 	check(c.lead_a == 1 && c.trail_a == na - 1 && len == strlen(ART "A\nX1") &&
 		  memcmp(out, ART "A\nX1", len) == 0,
