@@ -40,19 +40,7 @@ sub q1 { $coord->safe_psql('postgres', $_[0]) }
 # paragraph of the pools longer than 100 bytes, and a copy of every 56th
 # with a number appended (near duplicates); a plain table and a distributed one of the same
 # rows, with generated fingerprints and the textfp indexes.
-q1(qq{
-CREATE TABLE pool (n int GENERATED ALWAYS AS IDENTITY, body text);
-COPY pool (body) FROM '$data/pool_en.txt' WITH (FORMAT csv, DELIMITER E'\\x1f', QUOTE E'\\x1e');
-COPY pool (body) FROM '$data/pool_zh.txt' WITH (FORMAT csv, DELIMITER E'\\x1f', QUOTE E'\\x1e');
-CREATE TABLE docs (id int, lang text, source text, title text, body text);
-COPY docs FROM '$data/corpus.tsv';
-CREATE TABLE src AS
-SELECT id::bigint AS id, source, body FROM docs
-UNION ALL
-SELECT 100000 + n, 'pool', body FROM pool WHERE n % 8 = 0 AND length(body) > 100
-UNION ALL
-SELECT 200000 + n, 'edited', body || ' ' || (n % 97)::text FROM pool WHERE n % 56 = 0 AND length(body) > 100;
-});
+citus_corpus($coord, $data);
 for my $t (qw(plain dist))
 {
 	q1(qq{

@@ -14,7 +14,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(time);
-our @EXPORT = qw(citus_cluster citus_rows citus_fails);
+our @EXPORT = qw(citus_cluster citus_corpus citus_rows citus_fails);
 
 # citus_cluster(extra_conf): ($coord, @workers), textfp created on all
 sub citus_cluster
@@ -99,6 +99,28 @@ jit = off
 	$coord->safe_psql('postgres', "SELECT citus_add_node('127.0.0.1', " . $_->port . ')') for @workers;
 	$coord->safe_psql('postgres', 'CREATE EXTENSION textfp');
 	return @nodes;
+}
+
+# citus_corpus(coord, datadir): a table src (id bigint, source, body) of a
+# few thousand real texts on the coordinator: the 453 documents of
+# corpus.tsv, every 8th paragraph of the pools longer than 100 bytes, and a
+# copy of every 56th with a number appended (near duplicates)
+sub citus_corpus
+{
+	my ($coord, $data) = @_;
+	$coord->safe_psql('postgres', qq{
+CREATE TABLE pool (n int GENERATED ALWAYS AS IDENTITY, body text);
+COPY pool (body) FROM '$data/pool_en.txt' WITH (FORMAT csv, DELIMITER E'\\x1f', QUOTE E'\\x1e');
+COPY pool (body) FROM '$data/pool_zh.txt' WITH (FORMAT csv, DELIMITER E'\\x1f', QUOTE E'\\x1e');
+CREATE TABLE docs (id int, lang text, source text, title text, body text);
+COPY docs FROM '$data/corpus.tsv';
+CREATE TABLE src AS
+SELECT id::bigint AS id, source, body FROM docs
+UNION ALL
+SELECT 100000 + n, 'pool', body FROM pool WHERE n % 8 = 0 AND length(body) > 100
+UNION ALL
+SELECT 200000 + n, 'edited', body || ' ' || (n % 97)::text FROM pool WHERE n % 56 = 0 AND length(body) > 100;
+});
 }
 
 # citus_rows(node, sql): the rows of a query as "count:md5" in a canonical order
