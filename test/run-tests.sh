@@ -466,7 +466,9 @@ start_other_versions() {
           rc=$?
           if [ "$rc" = 0 ]; then
               # shellcheck disable=SC2086
-              TFP_PG_ROOT="$OTHER_DIR/pg$major" "$TFP_ROOT/test/run-pg.sh" "$major" \
+              # (no LLVM bitcode there: the JIT's inlining copies, built and
+              # installed on 15)
+              TFP_NO_BITCODE=1 TFP_PG_ROOT="$OTHER_DIR/pg$major" "$TFP_ROOT/test/run-pg.sh" "$major" \
                   $OTHER_ARGS >"$OTHER_DIR/log$major" 2>&1
               rc=$?
           fi

@@ -35,9 +35,17 @@ TFP_DEB_PACKAGES+=" python3-html5lib"   # test/t/110_align_html.pl: HTML5 parser
 # Packages only some TAP tests need; test/run-tests.sh adds them when it runs
 # TAP tests (and test/run-pg.sh --prepare installs them in its root):
 # pg_cron schedules the arrivals check (080_arrivals), chromium renders
-# textfp_report's page (090_report_render).
-# The Citus build of 140_citus (../shared/citus/build.sh) needs the last four.
-TFP_TAP_PACKAGES="postgresql-$TFP_PG_MAJOR-cron chromium libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev"
+# textfp_report's page (090_report_render), and the Citus build of the
+# Citus tests (140-142, ../shared/citus/build.sh) needs the last four.
+# Chromium and Citus's build on PostgreSQL 15 only (the --full run on 13 and
+# 17 leaves them out: the page and Citus do not depend on the server's
+# version, and their downloads are most of a root's making), or where
+# TEXTFP_CITUS=1 / TFP_CHROMIUM=1 ask for them.
+TFP_TAP_PACKAGES="postgresql-$TFP_PG_MAJOR-cron"
+if [ "$TFP_PG_MAJOR" = 15 ] || [ "${TFP_CHROMIUM:-}" = 1 ]; then TFP_TAP_PACKAGES+=" chromium"; fi
+if [ "$TFP_PG_MAJOR" = 15 ] || [ "${TEXTFP_CITUS:-}" = 1 ]; then
+    TFP_TAP_PACKAGES+=" libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev"
+fi
 # Installed where the release has them; tests that need them skip otherwise
 # (sqlsmith: TAP 120_sqlsmith_smoke).
 TFP_OPTIONAL_PACKAGES=${TFP_OPTIONAL_PACKAGES-sqlsmith}
