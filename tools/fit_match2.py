@@ -246,6 +246,14 @@ def weigh(rows):
         r['w'] = len(rows) / (len(n) * n[r['set']])
 
 
+def shipped(version):
+    """(bias and weights, threshold of z) of a model version as
+    src/core/generated/tfp_match_model.c has them"""
+    import re
+    m = re.search(r'\{%d, ([-0-9.e+]+), \{([^}]*)\}, ([-0-9.e+]+),' % version, open(fit_match.OUT).read())
+    return np.array([float(m.group(1))] + [float(v) for v in m.group(2).split(',')]), float(m.group(3))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('set1')
@@ -266,10 +274,7 @@ def main():
     s2 = load(a.set2, a.f2, 'set2')
     part = lambda rows, sp: [r for r in rows if r['split'] == sp]
     if a.check:
-        import re
-        m = re.search(r'\{2, ([-0-9.e+]+), \{([^}]*)\}, ([-0-9.e+]+),', open(fit_match.OUT).read())
-        beta = np.array([float(m.group(1))] + [float(v) for v in m.group(2).split(',')])
-        thr = float(m.group(3))
+        beta, thr = shipped(2)
         rows = [r for r in s1 + s2 if abs(r['zd']) < 30]
         z = zs(beta, rows)
         d = max(abs(z[i] - r['zd']) for i, r in enumerate(rows))

@@ -85,6 +85,8 @@ neighbouring section), and a plain neighbouring section.
 
     tools/make_match_set.py > /tmp/match_set.tsv        (about a minute)
     tools/make_match_set.py --stats
+    tools/make_match_set.py --fresh --seed N > fresh1.tsv   (a fresh sample: test
+        books only, none of the sections the default --per-book draws)
 
 Needs python3, opencc, unicode-data and the packages of tools/make_corpus.py.
 """
@@ -473,10 +475,10 @@ def same_shape(x, v):
     return abs(px - pv) <= max(1, 0.2 * max(px, pv)) and 0.75 <= lx / max(lv, 1) <= 1.33
 
 
-def pick_originals(d, k, rng):
+def pick_originals(d, k, rng, skip=frozenset()):
     """up to k sections of 600-5000 bytes spread over the book, pairwise
-    dissimilar; returns their indexes in d"""
-    ok = [i for i, x in enumerate(d) if 600 <= mc.utf8len(body(x)) <= 5000]
+    dissimilar, none in skip; returns their indexes in d"""
+    ok = [i for i, x in enumerate(d) if 600 <= mc.utf8len(body(x)) <= 5000 and i not in skip]
     chosen, sh = [], []
     for i in mc.spread(ok, int(k * 1.5)):
         if len(chosen) >= k:
@@ -490,13 +492,14 @@ def pick_originals(d, k, rng):
     return chosen
 
 
-def neighbours(d, i, n=2):
-    """sections near i that share little with it (hard negatives)"""
+def neighbours(d, i, n=2, skip=frozenset()):
+    """sections near i that share little with it (hard negatives), none in
+    skip"""
     out = []
     a = body(d[i])
     for off in (1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6):
         j = i + off
-        if 0 <= j < len(d) and mc.utf8len(body(d[j])) >= 300:
+        if 0 <= j < len(d) and j not in skip and mc.utf8len(body(d[j])) >= 300:
             jac, cont = shingle_sim(a, body(d[j]))
             if jac < 0.25 and cont < 0.3:
                 out.append(j)
@@ -505,7 +508,41 @@ def neighbours(d, i, n=2):
     return out
 
 
-def build(per_book, seed):
+def real_variants(d, kind, vd):
+    """the other version of the sections of d that have one: ({key: other
+    version}, [(index in d, other version)])"""
+    tw = kind in ('taiwan', 'translation')
+    vmap = {}
+    for x in vd:
+        vmap.setdefault(variant_key(x, tw), x)
+    real = []
+    for i, x in enumerate(d):
+        v = vmap.get(variant_key(x, False))
+        if v is None or not (400 <= mc.utf8len(body(x)) <= 6000) \
+                or mc.utf8len(body(v)) < 300:
+            continue
+        if kind == 'revision' and shingle_sim(body(x), body(v))[0] >= 0.95:
+            continue        # the same text in both versions
+        if tw and not same_shape(x, v):
+            continue        # not the same section: its translation differs in shape
+        real.append((i, v))
+    return vmap, real
+
+
+def drawn(d, per_book, variant):
+    """the sections build(per_book, any seed) draws from a book (variant:
+    its real variants' (kind, other versions) or None): originals, real
+    variants' sections, and their neighbours (none depends on the seed)"""
+    orig = pick_originals(d, per_book, None)
+    if variant is not None:
+        orig += [i for i, _ in mc.spread(real_variants(d, *variant)[1], per_book)]
+    return set(orig) | {j for i in orig for j in neighbours(d, i, 3)}
+
+
+def build(per_book, seed, fresh_after=None):
+    """fresh_after: the per-book of an earlier set: test books only, and
+    none of the sections it drew (originals, neighbours, real variants'
+    sections and their neighbours)"""
     books, variants, fortunes = load_books()
     pool_zh = open(os.path.join(HERE, '..', 'test', 'data', 'pool_zh.txt'), encoding='utf-8').read()
     homo = Homophones(pool_zh)
@@ -521,6 +558,9 @@ def build(per_book, seed):
     for book, lang, split, d in books:
         donors.setdefault((split, lang), []).append((book, d))
     for bi, (book, lang, split, d) in enumerate(books):
+        if fresh_after is not None and split != 'test':
+            continue
+        skip = drawn(d, fresh_after, variants.get(book)) if fresh_after is not None else frozenset()
         rng = random.Random('%d/%s' % (seed, book))
         others = [x for b, dd in donors[(split, lang)] if b != book for x in dd
                   if mc.utf8len(body(x)) >= 300]
@@ -528,11 +568,11 @@ def build(per_book, seed):
                        if 10 <= mc.utf8len(s) <= 300]
         kinds = (['repost', 's2t', 'homophone', 'html', 'edits', 'partial'] if lang == 'zh'
                  else ['repost', 'html', 'edits', 'partial'])
-        orig = pick_originals(d, per_book, rng)
+        orig = pick_originals(d, per_book, rng, skip)
         log('%-22s %-5s %3d sections, %3d originals' % (book, split, len(d), len(orig)))
         for n_o, i in enumerate(orig):
             a = body(d[i])
-            nb = neighbours(d, i, 3)
+            nb = neighbours(d, i, 3, skip)
             if len(nb) < 2:
                 continue
             if n_o % 3 == 0:
@@ -582,23 +622,10 @@ def build(per_book, seed):
         # real variants of the book's sections
         if book in variants:
             kind, vd = variants[book]
-            tw = kind in ('taiwan', 'translation')
-            vmap = {}
-            for x in vd:
-                vmap.setdefault(variant_key(x, tw), x)
-            real = []
-            for i, x in enumerate(d):
-                v = vmap.get(variant_key(x, False))
-                if v is None or not (400 <= mc.utf8len(body(x)) <= 6000) \
-                        or mc.utf8len(body(v)) < 300:
-                    continue
-                if kind == 'revision' and shingle_sim(body(x), body(v))[0] >= 0.95:
-                    continue        # the same text in both versions
-                if tw and not same_shape(x, v):
-                    continue        # not the same section: its translation differs in shape
-                real.append((i, v))
+            vmap, real = real_variants(d, kind, vd)
+            real = [(i, v) for i, v in real if i not in skip]
             for i, v in mc.spread(real, per_book):
-                nb = [j for j in neighbours(d, i, 3) if vmap.get(variant_key(d[j], False))]
+                nb = [j for j in neighbours(d, i, 3, skip) if vmap.get(variant_key(d[j], False))]
                 add(split, kind, lang, 't', book, body(d[i]), body(v))
                 for j in nb[:2]:
                     add(split, kind, lang, 'f', book, body(d[i]), body(vmap[variant_key(d[j], False)]))
@@ -642,8 +669,15 @@ def main():
     ap.add_argument('--per-book', type=int, default=40)
     ap.add_argument('--seed', type=int, default=SEED)
     ap.add_argument('--stats', action='store_true')
+    ap.add_argument('--fresh', action='store_true',
+                    help='a fresh sample: test books only (split "fresh"), none of the sections '
+                    'that the default --per-book draws (originals, neighbours, real variants)')
     a = ap.parse_args()
-    rows = build(a.per_book, a.seed)
+    rows = build(a.per_book, a.seed, ap.get_default('per_book') if a.fresh else None)
+    if a.fresh:
+        for r in rows:
+            r[0] = 'fresh'
+
     if a.stats:
         from collections import Counter
         c = Counter((r[0], r[1], r[3]) for r in rows)

@@ -43,6 +43,12 @@ hrate erate transforms (tshare: the template's share of the shorter text,
 hrate/erate: homophone and edit rates, 0 when none).
 
     tools/make_match_set2.py > set2.tsv         [--stats] [--seed N]
+    tools/make_match_set2.py --seed N --fresh-after 26002 --per-file K > fresh.tsv
+
+--fresh-after SEED: a fresh held-out sample of the test files: none of the
+(article, neighbour) pairs that the set of --seed SEED drew there, and the
+pairs whose articles share no paragraph with its draws first; the split
+column says how fresh the pair's article is (draw()).
 
 Needs python3, opencc, unicode-data, harden-doc, gimp-help-zh-cn,
 manpages-zh, debian-faq, developers-reference, debian-policy.
@@ -531,9 +537,60 @@ def unlike(x, y):
     return len(gx & gy) < 0.2 * max(1, min(len(gx), len(gy)))
 
 
-def build(seed, per_file):
+def split_of(path):
+    return 'train' if h32('split/' + os.path.basename(path)) % 10 < 6 else 'test'
+
+
+def draw(seed, path, paras, lang, per_file, seen=None):
+    """the file's articles (runs of paragraphs), the pairs drawn (article i
+    and its neighbour i + 1: [(i, freshness)]) and the rng after the draw.
+    seen (an earlier draw's paragraphs and (article, neighbour) pairs): its
+    pairs are left out and the others taken freshest first: 'unseen' (no
+    paragraph seen), 'nb-seen' (only the neighbour's), 'seen' (some of the
+    article's: cut otherwise), 'same-art' (the article is one drawn before,
+    newly paired and transformed)"""
+    rng = random.Random('%d/%s' % (seed, path))
+    arts = articles(paras, lang, rng)
+    if len(arts) < 2:
+        return rng, arts, []
+    idx = list(range(len(arts) - 1))
+    rng.shuffle(idx)
+    if seen is None:
+        return rng, arts, sorted((i, None) for i in idx[:per_file])
+    paras_seen, pairs_seen = seen
+    arts_seen = {x for pair in pairs_seen for x in pair}
+    level = lambda i: (3 if tuple(arts[i]) in arts_seen else
+                       2 if not paras_seen.isdisjoint(arts[i]) else
+                       1 if not paras_seen.isdisjoint(arts[i + 1]) else 0)
+    idx = sorted((i for i in idx if (tuple(arts[i]), tuple(arts[i + 1])) not in pairs_seen), key=level)
+    return rng, arts, sorted((i, ('unseen', 'nb-seen', 'seen', 'same-art')[level(i)])
+                             for i in idx[:per_file])
+
+
+def drawn_test(src, seed, per_file):
+    """the paragraphs and (article, neighbour) pairs that build(seed,
+    per_file) draws from the test files (pairs dropped as near-copies too)"""
+    paras_seen, pairs_seen = set(), set()
+    for book, lang, path, paras in src:
+        if split_of(path) == 'test':
+            _, arts, picks = draw(seed, path, paras, lang, per_file)
+            for i, _ in picks:
+                paras_seen.update(arts[i] + arts[i + 1])
+                pairs_seen.add((tuple(arts[i]), tuple(arts[i + 1])))
+    return paras_seen, pairs_seen
+
+
+def build(seed, per_file, fresh_after=None):
+    """fresh_after: (seed, per_file) of an earlier set: the test files only,
+    none of its pairs, the freshest pairs first (draw()); a row's split is
+    then its freshness"""
     src = sources()
     say('sources: %d files' % len(src))
+    seen = None
+    if fresh_after is not None:
+        seen = drawn_test(src, *fresh_after)
+        say('seed %d drew %d paragraphs, %d pairs of articles from the test files'
+            % (fresh_after[0], len(seen[0]), len(seen[1])))
     used = set()
     for b, lang, path, paras in src:
         if lang == 'zh':
@@ -543,16 +600,15 @@ def build(seed, per_file):
     rows = []
     jobs = []
     for book, lang, path, paras in src:
-        rng = random.Random('%d/%s' % (seed, path))
-        arts = articles(paras, lang, rng)
+        split = split_of(path)
+        if fresh_after is not None and split != 'test':
+            continue
+        rng, arts, picks = draw(seed, path, paras, lang, per_file, seen)
         if len(arts) < 2:
             continue
-        split = 'train' if h32('split/' + os.path.basename(path)) % 10 < 6 else 'test'
         all_titles = [p[0][:24] for p in arts]
         arts = [(a[0][:60], a[1:] if len(a) > 2 else a) for a in arts]
-        idx = list(range(len(arts) - 1))
-        rng.shuffle(idx)
-        for i in sorted(idx[:per_file]):
+        for i, fresh in picks:
             a, nb = arts[i], arts[i + 1]
             if not unlike(a, nb):
                 continue            # a near-copy of its neighbour: no clean negative
@@ -563,7 +619,7 @@ def build(seed, per_file):
             fname = os.path.relpath(path, '/usr/share')
 
             def add(kind, label, x, y, share, hr, er, tr):
-                rows.append([split, kind, lang, label, book, x, y, '%.3f' % share, '%.2f' % hr,
+                rows.append([fresh or split, kind, lang, label, book, x, y, '%.3f' % share, '%.2f' % hr,
                              '%.2f' % er, tr, fname, i])
                 return len(rows) - 1
             ax = a_side(a, lang, p, rng, titles)
@@ -604,13 +660,18 @@ def main():
     ap.add_argument('--seed', type=int, default=SEED)
     ap.add_argument('--per-file', type=int, default=6)
     ap.add_argument('--stats', action='store_true')
+    ap.add_argument('--fresh-after', type=int, metavar='SEED',
+                    help='a fresh sample of the test files: none of the pairs of articles that '
+                    '--seed SEED (default --per-file) drew there, the freshest first; the split '
+                    'column says how fresh (unseen, nb-seen, seen, same-art)')
     a = ap.parse_args()
-    rows = build(a.seed, a.per_file)
+    fresh = None if a.fresh_after is None else (a.fresh_after, ap.get_default('per_file'))
+    rows = build(a.seed, a.per_file, fresh)
     out = []
     for n, r in enumerate(rows, 1):
         pid = 200000 + n
         split = r[0]
-        if split == 'test' and h32('pair/%s/%d/%s/%s' % (r[11], r[12], r[1], r[3])) % 4 == 0:
+        if not fresh and split == 'test' and h32('pair/%s/%d/%s/%s' % (r[11], r[12], r[1], r[3])) % 4 == 0:
             split = 'untouched'
         out.append([pid, split] + r[1:11])
     if a.stats:
