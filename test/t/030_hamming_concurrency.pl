@@ -9,25 +9,17 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::Bin;
+use HammingTap;
 
 my $node = PostgreSQL::Test::Cluster->new('hamming');
 $node->init;
 $node->append_conf('postgresql.conf', "max_connections = 30\n");
 $node->start;
 
-$node->safe_psql('postgres', q{
-CREATE EXTENSION textfp;
-CREATE TABLE hc (id serial PRIMARY KEY, fp simhash64);
-SELECT setseed(0.5);
-INSERT INTO hc (fp) SELECT (((random() * 4294967296)::bigint << 32)
-                            # (random() * 4294967296)::bigint)::simhash64
-  FROM generate_series(1, 20000);
--- planted near-duplicates and many identical values
-INSERT INTO hc (fp) SELECT (fp::bigint # (1::bigint << (id % 64)))::simhash64 FROM hc WHERE id <= 2000;
-INSERT INTO hc (fp) SELECT '0f0f0f0f0f0f0f0f' FROM generate_series(1, 2000);
-INSERT INTO hc (fp) SELECT NULL FROM generate_series(1, 100);
-ANALYZE hc;
-});
+# planted near-duplicates and many identical values (test/t/HammingTap.pm)
+$node->safe_psql('postgres', 'CREATE EXTENSION textfp;' . ham_table_sql(20000, 0.5, 2000, 2000, 100) . 'ANALYZE hc;');
 
 my $dir = PostgreSQL::Test::Utils::tempdir;
 # writers: insert near-duplicates of existing rows, update fingerprints

@@ -26,18 +26,7 @@ $node->start;
 plan skip_all => 'the hamming access method needs PostgreSQL 15 or later'
 	if $node->safe_psql('postgres', 'SHOW server_version_num') < 150000;
 
-$node->safe_psql('postgres', q{
-CREATE EXTENSION textfp;
-CREATE TABLE hc (id serial PRIMARY KEY, fp simhash64);
-SELECT setseed(0.5);
-INSERT INTO hc (fp) SELECT (((random() * 4294967296)::bigint << 32)
-                            # (random() * 4294967296)::bigint)::simhash64
-  FROM generate_series(1, 30000);
-INSERT INTO hc (fp) SELECT (fp::bigint # (1::bigint << (id % 64)))::simhash64 FROM hc WHERE id <= 3000;
-INSERT INTO hc (fp) SELECT '0f0f0f0f0f0f0f0f' FROM generate_series(1, 1000);
-INSERT INTO hc (fp) SELECT NULL FROM generate_series(1, 100);
-ANALYZE hc;
-});
+$node->safe_psql('postgres', 'CREATE EXTENSION textfp;' . ham_table_sql(30000, 0.5, 3000, 1000, 100) . 'ANALYZE hc;');
 $node->safe_psql('postgres', ham_cmp_sql(30000));
 
 $node->backup('base');

@@ -34,16 +34,7 @@ plan skip_all => 'the hamming access method needs PostgreSQL 15 or later'
 # 60,000 rows: the pending list's bound is 2,048 rows and a delta run is
 # merged into the main one past 1/16 of it, so inserts make both kinds of
 # merge
-$node->safe_psql('postgres', q{
-CREATE EXTENSION textfp;
-CREATE TABLE hc (id serial PRIMARY KEY, fp simhash64);
-SELECT setseed(0.33);
-INSERT INTO hc (fp) SELECT (((random() * 4294967296)::bigint << 32)
-                            # (random() * 4294967296)::bigint)::simhash64
-  FROM generate_series(1, 60000);
-INSERT INTO hc (fp) SELECT (fp::bigint # (1::bigint << (id % 64)))::simhash64 FROM hc WHERE id <= 3000;
-INSERT INTO hc (fp) SELECT '0f0f0f0f0f0f0f0f' FROM generate_series(1, 500);
-INSERT INTO hc (fp) SELECT NULL FROM generate_series(1, 50);
+$node->safe_psql('postgres', 'CREATE EXTENSION textfp;' . ham_table_sql(60000, 0.33, 3000, 500, 50) . q{
 CREATE INDEX hc_ham ON hc USING hamming (fp);
 CREATE FUNCTION more(n int) RETURNS void LANGUAGE sql AS $$
   INSERT INTO hc (fp) SELECT (fp::bigint # (5::bigint << (id % 60)) # (1::bigint << (id % 7)))::simhash64

@@ -1,5 +1,6 @@
-# Shared pieces of the hamming index's TAP tests (032, 033): a SQL function
-# cmp(n) that compares the index's radius and top-10 answers with a
+# Shared pieces of the hamming index's TAP tests (030, 032, 033): the table
+# hc of random fingerprints with planted near-duplicates, many identical
+# values and NULLs; a SQL function cmp(n) that compares the index's radius and top-10 answers with a
 # sequential scan's over n queries, and a pgbench script that does the same
 # in one REPEATABLE READ snapshot (a mismatch divides by zero, which fails
 # the transaction and pgbench).
@@ -7,7 +8,25 @@ package HammingTap;
 use strict;
 use warnings;
 use Exporter 'import';
-our @EXPORT = qw(ham_cmp_sql ham_write_check);
+our @EXPORT = qw(ham_table_sql ham_cmp_sql ham_write_check);
+
+# CREATE TABLE hc (id serial, fp simhash64): $rows random fingerprints
+# (setseed($seed)), a near-duplicate (one bit flipped) of each of the first
+# $near rows, $same copies of one value and $nulls NULLs
+sub ham_table_sql
+{
+	my ($rows, $seed, $near, $same, $nulls) = @_;
+	return qq{
+CREATE TABLE hc (id serial PRIMARY KEY, fp simhash64);
+SELECT setseed($seed);
+INSERT INTO hc (fp) SELECT (((random() * 4294967296)::bigint << 32)
+                            # (random() * 4294967296)::bigint)::simhash64
+  FROM generate_series(1, $rows);
+INSERT INTO hc (fp) SELECT (fp::bigint # (1::bigint << (id % 64)))::simhash64 FROM hc WHERE id <= $near;
+INSERT INTO hc (fp) SELECT '0f0f0f0f0f0f0f0f' FROM generate_series(1, $same);
+INSERT INTO hc (fp) SELECT NULL FROM generate_series(1, $nulls);
+};
+}
 
 # CREATE FUNCTION cmp(n): queries are keys of rows 1..$rows of table hc
 sub ham_cmp_sql
