@@ -28,11 +28,6 @@ my $src = $ENV{TEXTFP_SRCDIR} // "$data/../..";
 # with the reason, where Citus cannot be built)
 my @nodes = citus_cluster();
 my ($coord, @workers) = @nodes;
-is($coord->safe_psql('postgres', 'SELECT count(*) FROM citus_get_active_worker_nodes()'),
-	2, 'a coordinator and two workers');
-is($workers[0]->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
-	$coord->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
-	'CREATE EXTENSION textfp reached the workers');
 
 sub q1 { $coord->safe_psql('postgres', $_[0]) }
 
@@ -67,12 +62,8 @@ is(q1(q{SELECT coalesce(textfp_citus_table('dist'), '-') || ' ' || coalesce(text
 	'distributed -', 'textfp_citus_table names the distributed table, not the plain one');
 
 # ---------------------------------------------------------------- helpers
-# the rows of a query, as one string in a canonical order
-sub rows
-{
-	my ($sql, $set) = @_;
-	return q1(($set // '') . "SELECT count(*) || ':' || coalesce(md5(string_agg(r::text, ',' ORDER BY r::text)), '') FROM ($sql) r");
-}
+# the rows of a query, as one string in a canonical order (test/t/CitusTap.pm)
+sub rows { citus_rows($coord, @_) }
 # the SQLSTATE and message of a statement that must fail
 sub fails { citus_fails(@_) }
 

@@ -25,11 +25,6 @@ my $src = $ENV{TEXTFP_SRCDIR} // "$data/../..";
 # with the reason, where Citus cannot be built)
 my @nodes = citus_cluster("track_functions = all\n");
 my ($coord, @workers) = @nodes;
-is($coord->safe_psql('postgres', 'SELECT count(*) FROM citus_get_active_worker_nodes()'),
-	2, 'a coordinator and two workers');
-is($workers[0]->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
-	$coord->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
-	'CREATE EXTENSION textfp reached the workers');
 
 sub q1 { $coord->safe_psql('postgres', $_[0]) }
 
@@ -68,11 +63,7 @@ UNION ALL SELECT 500000, body || ' !' FROM plain WHERE id = (SELECT min(id) FROM
 cmp_ok(q1('SELECT count(*) FROM dist'), '>', 2000, 'a distributed corpus of more than 2,000 rows');
 
 # ---------------------------------------------------------------- helpers
-sub rows
-{
-	my ($sql) = @_;
-	return q1("SELECT count(*) || ':' || coalesce(md5(string_agg(r::text, ',' ORDER BY r::text)), '') FROM ($sql) r");
-}
+sub rows { citus_rows($coord, @_) }
 # the records of a match table, but for the time
 sub records
 {

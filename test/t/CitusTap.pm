@@ -16,7 +16,8 @@ use Test::More;
 use Time::HiRes qw(time);
 our @EXPORT = qw(citus_cluster citus_corpus citus_rows citus_fails);
 
-# citus_cluster(extra_conf): ($coord, @workers), textfp created on all
+# citus_cluster(extra_conf): ($coord, @workers), textfp created on all (two
+# assertions: the workers are active, the extension reached them)
 sub citus_cluster
 {
 	my ($extra) = @_;
@@ -98,6 +99,11 @@ jit = off
 	$coord->safe_psql('postgres', "SELECT citus_set_coordinator_host('127.0.0.1', " . $coord->port . ')');
 	$coord->safe_psql('postgres', "SELECT citus_add_node('127.0.0.1', " . $_->port . ')') for @workers;
 	$coord->safe_psql('postgres', 'CREATE EXTENSION textfp');
+	is($coord->safe_psql('postgres', 'SELECT count(*) FROM citus_get_active_worker_nodes()'),
+		2, 'a coordinator and two workers');
+	is($workers[0]->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
+		$coord->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'textfp'"),
+		'CREATE EXTENSION textfp reached the workers');
 	return @nodes;
 }
 
