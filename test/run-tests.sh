@@ -138,11 +138,12 @@ unit_programs() {
     for c in "${srcs[@]}"; do bins+=("${c%.c}.$ext"); done
     mkdir -p "$d"; rm -f "$d"/*
     # one make for all (parallel); if it fails, each on its own to name the culprits
-    tfp_make -s "${bins[@]}" || true
-    for i in "${!bins[@]}"; do
-        tfp_make -s "${bins[i]}" >"$d/$i.make" 2>&1 ||
-            echo "not ok - ${srcs[i]} does not compile ($desc)" >"$d/$i.out"
-    done
+    if ! tfp_make -s "${bins[@]}"; then
+        for i in "${!bins[@]}"; do
+            tfp_make -s "${bins[i]}" >"$d/$i.make" 2>&1 ||
+                echo "not ok - ${srcs[i]} does not compile ($desc)" >"$d/$i.out"
+        done
+    fi
     # $jobs workers, worker w running programs w, w + jobs, ... in turn
     for ((w = 0; w < jobs; w++)); do
         ( for ((i = w; i < ${#bins[@]}; i += jobs)); do
