@@ -58,5 +58,7 @@ extern bool textfp_progress;
 /* an integer column's value as int64 (int2, int4, int8) */
 extern int64 textfp_int_datum(Datum d, Oid type);
 extern bool textfp_is_int_type(Oid type);
+/* simhash64 (of the extension in schema nsp) or bigint, or a domain over one */
+extern bool textfp_is_fp_type(Oid type, Oid nsp);
 
 #endif							/* TEXTFP_PAIRS_H */

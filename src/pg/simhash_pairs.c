@@ -37,7 +37,7 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
-#include "pairs.h"
+#include "citus_pairs.h"
 #include "tfp_pairs.h"
 
 PG_FUNCTION_INFO_V1(simhash_pairs_query);
@@ -175,8 +175,8 @@ input_add(PairsInput *in, int64 id, uint64 fp)
 }
 
 /* the extension's fingerprint type (in the extension's schema) or bigint */
-static bool
-is_fp_type(Oid type, Oid nsp)
+bool
+textfp_is_fp_type(Oid type, Oid nsp)
 {
 	type = getBaseType(type);
 	return type == INT8OID ||
@@ -193,7 +193,7 @@ check_types(PairsInput *in, Oid idtype, Oid fptype, Oid nsp, const char *what)
 				 errmsg("%s: the id %s must be of an integer type, not %s",
 						in->fn, what, format_type_be(idtype)),
 				 errdetail("The ids are returned as bigint; smallint, integer and bigint are accepted.")));
-	if (!is_fp_type(fptype, nsp))
+	if (!textfp_is_fp_type(fptype, nsp))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("%s: the fingerprint %s must be of type simhash64 or bigint, not %s",
@@ -295,6 +295,59 @@ read_heap(PairsInput *in, Oid relid, const char *idcol, const char *fpcol, Oid i
 	table_close(rel, NoLock);
 }
 
+/* a bundle of the shards of a distributed table (citus_pairs_worker.c) */
+static void
+packed_row(void *arg, Datum a, bool a_null, Datum b, bool b_null)
+{
+	PairsInput *in = arg;
+	bytea	   *v;
+	const uint8 *p;
+	size_t		len;
+
+	if (a_null)
+		return;
+	v = DatumGetByteaPP(a);
+	p = (const uint8 *) VARDATA_ANY(v);
+	len = VARSIZE_ANY_EXHDR(v);
+	if (len % CITUS_PAIRS_ROW_BYTES != 0)
+		elog(ERROR, "a bundle of %zu bytes is not a whole number of rows", len);
+	for (size_t k = 0; k < len; k += CITUS_PAIRS_ROW_BYTES)
+		input_add(in, (int64) textfp_get64le(p + k), textfp_get64le(p + k + 8));
+	if ((Pointer) v != DatumGetPointer(a))
+		pfree(v);
+}
+
+static void
+packed_check(void *arg, TupleDesc desc)
+{
+	if (desc->natts < 1 || TupleDescAttr(desc, 0)->atttypid != BYTEAOID)
+		elog(ERROR, "the packed rows of a distributed table are not a bytea column");
+}
+
+/*
+ * The rows of a Citus-distributed table read by this node: each shard packs
+ * its rows on its worker, once each into one partition
+ * (textfp_citus_pairs_pack with one destination), and they come here as
+ * bundles of 16 bytes a row instead of a row each (about 4 times faster at
+ * 10 million rows: docs/citus.md).
+ */
+static void
+read_packed(PairsInput *in, Relation rel, const char *idcol, const char *fpcol, Oid nsp)
+{
+	const char *ext = quote_identifier(get_namespace_name(nsp));
+
+	if (textfp_progress)
+		ereport(NOTICE, (errmsg("%s: reading the rows of the shards in bundles", in->fn)));
+	textfp_query_rows(psprintf("SELECT (b).rows, NULL::int8 FROM "
+								 "(SELECT %s.textfp_citus_pairs_pack(t.tableoid, %s, %s, 0, 1, '{0}'::int4[]) AS b "
+								 "FROM %s t WHERE %s.textfp_citus_pairs_first(t.tableoid)) s",
+								 ext, quote_literal_cstr(idcol), quote_literal_cstr(fpcol),
+								 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
+															RelationGetRelationName(rel)),
+								 ext),
+					  packed_check, packed_row, in);
+}
+
 static AttrNumber
 column_of(Relation rel, const char *name)
 {
@@ -392,6 +445,10 @@ read_rel(PairsInput *in, Oid relid, const char *idcol, const char *fpcol, Oid ns
 				read_heap(in, kid, idcol, fpcol, idtype);
 		}
 	}
+	else if (textfp_citus_table_kind(relid) != NULL &&
+			 strcmp(textfp_citus_table_kind(relid), "distributed") == 0 &&
+			 check_enable_rls(relid, InvalidOid, false) != RLS_ENABLED)
+		read_packed(in, rel, idcol, fpcol, nsp);
 	else
 	{
 		char	   *q = psprintf("SELECT %s, %s FROM %s",

@@ -1,25 +1,34 @@
 -- ---- Citus: the all-pairs search on the workers (docs/citus.md) ----
 -- simhash_pairs(rel, ...) and simhash_clusters(rel, ...) of a distributed
--- table route every row to the partitions of its block keys
--- (textfp_citus_pairs_route, in an INSERT ... SELECT that Citus
--- repartitions between the workers) and run the tables of each partition
--- on its worker (textfp_citus_pairs_agg, grouped by the partition): see
--- src/pg/citus_pairs.c.  Internal to that search; textfp.citus_pairs =
--- coordinator reads the rows on the coordinator instead.
+-- table: on every shard, textfp_citus_pairs_first passes one row, for which
+-- textfp_citus_pairs_pack reads the shard and returns its rows routed to
+-- the partitions of their block keys, packed in bundles; an INSERT ...
+-- SELECT that Citus repartitions between the workers moves the bundles;
+-- textfp_citus_pairs_agg, grouped by the partition, runs each partition's
+-- tables on its worker: see src/pg/citus_pairs.c and citus_pairs_worker.c.
+-- Internal to that search; textfp.citus_pairs = coordinator reads the rows
+-- on the coordinator instead.
 
-CREATE FUNCTION @extschema@.textfp_citus_pairs_route(fp int8, radius int4, nblocks int4,
-		dests int4[], g int4)
-	RETURNS int4
-	AS 'MODULE_PATHNAME', 'textfp_citus_pairs_route'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_route(int8, int4, int4, int4[], int4)
-	IS 'the partition (of dests) of group g of a fingerprint in the distributed all-pairs search, NULL if a lower group goes there too (internal)';
+CREATE FUNCTION @extschema@.textfp_citus_pairs_first(rel oid)
+	RETURNS bool
+	AS 'MODULE_PATHNAME', 'textfp_citus_pairs_first'
+	LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_first(oid)
+	IS 'true for the first row of each relation of the statement, false after (internal to the distributed all-pairs search)';
 
-CREATE FUNCTION @extschema@.textfp_citus_pairs_acc(internal, int4, int8, int8, int4, int4, int4[])
+CREATE FUNCTION @extschema@.textfp_citus_pairs_pack(rel oid, id_column name, fp_column name,
+		radius int4, nblocks int4, dests int4[])
+	RETURNS TABLE (dest int4, rows bytea)
+	AS 'MODULE_PATHNAME', 'textfp_citus_pairs_pack'
+	LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE ROWS 16;
+COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_pack(oid, name, name, int4, int4, int4[])
+	IS 'the rows of one shard routed to the partitions (of dests) of the distributed all-pairs search, in bundles of 16 bytes a row (internal)';
+
+CREATE FUNCTION @extschema@.textfp_citus_pairs_acc(internal, int4, bytea, int4, int4, int4[])
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'textfp_citus_pairs_acc'
 	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_acc(internal, int4, int8, int8, int4, int4, int4[])
+COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_acc(internal, int4, bytea, int4, int4, int4[])
 	IS 'transition function of textfp_citus_pairs_agg (internal)';
 
 CREATE FUNCTION @extschema@.textfp_citus_pairs_final(internal)
@@ -29,12 +38,12 @@ CREATE FUNCTION @extschema@.textfp_citus_pairs_final(internal)
 COMMENT ON FUNCTION @extschema@.textfp_citus_pairs_final(internal)
 	IS 'final function of textfp_citus_pairs_agg (internal)';
 
-CREATE AGGREGATE @extschema@.textfp_citus_pairs_agg(dest int4, id int8, fp int8, radius int4,
+CREATE AGGREGATE @extschema@.textfp_citus_pairs_agg(dest int4, rows bytea, radius int4,
 		nblocks int4, dests int4[]) (
 	SFUNC = @extschema@.textfp_citus_pairs_acc,
 	STYPE = internal,
 	FINALFUNC = @extschema@.textfp_citus_pairs_final,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE @extschema@.textfp_citus_pairs_agg(int4, int8, int8, int4, int4, int4[])
-	IS 'the pairs (id_a, id_b, distance triples) of partition dest of the distributed all-pairs search (internal)';
+COMMENT ON AGGREGATE @extschema@.textfp_citus_pairs_agg(int4, bytea, int4, int4, int4[])
+	IS 'the pairs (id_a, id_b, distance triples) of partition dest of the distributed all-pairs search, from its bundles (internal)';

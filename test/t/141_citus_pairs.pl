@@ -90,6 +90,18 @@ for my $k (0, 1, 2, 3, 4, 6, 8)
 is(rows(q{SELECT * FROM simhash_pairs('dt4', 'id', 'fp', 5)}),
 	rows(q{SELECT * FROM simhash_pairs('pt4', 'id', 'fp', 5)}),
 	'integer ids and bigint fingerprints: equal');
+# a distributed partitioned table: each leaf shard is packed on its own
+q1(q{
+CREATE TABLE dpt (id bigint, fp simhash64) PARTITION BY RANGE (id);
+CREATE TABLE dpt_a PARTITION OF dpt FOR VALUES FROM (MINVALUE) TO (100000);
+CREATE TABLE dpt_b PARTITION OF dpt FOR VALUES FROM (100000) TO (MAXVALUE);
+SELECT create_distributed_table('dpt', 'id', shard_count => 4);
+INSERT INTO dpt SELECT * FROM pt;
+});
+($ret, $err) = notices(q{SELECT count(*) FROM simhash_pairs('dpt', 'id', 'fp', 3)});
+like($err, qr/shuffled \d+ rows \(\S+ a row\) in (\d+) bundles/, 'a distributed partitioned table is searched on the workers');
+is(rows(q{SELECT * FROM simhash_pairs('dpt', 'id', 'fp', 3)}), rows(q{SELECT * FROM simhash_pairs('pt', 'id', 'fp', 3)}),
+	'a distributed partitioned table (two partitions of four shards): equal');
 is(rows(q{SELECT * FROM simhash_pairs('dt', 'id', 'fp', 3)}, 'SET textfp.citus_pairs_shards = 7;'),
 	rows(q{SELECT * FROM simhash_pairs('pt', 'id', 'fp', 3)}),
 	'7 partitions (textfp.citus_pairs_shards): equal');
@@ -106,11 +118,13 @@ is(q1(q{SELECT max(cluster_size) FROM simhash_clusters('dt', 'id', 'fp', 2)}), '
 my $single3 = rows(q{SELECT * FROM simhash_pairs('pt', 'id', 'fp', 3)});
 ($ret, $err) = notices(q{SET textfp.citus_pairs = coordinator; SELECT count(*) FROM simhash_pairs('dt', 'id', 'fp', 3)});
 unlike($err, qr/shuffled/, 'textfp.citus_pairs = coordinator: no shuffle');
+like($err, qr/reading the rows of the shards in bundles/, 'textfp.citus_pairs = coordinator: the shards send bundles');
 is(rows(q{SELECT * FROM simhash_pairs('dt', 'id', 'fp', 3)}, 'SET textfp.citus_pairs = coordinator;'),
 	$single3, 'textfp.citus_pairs = coordinator: equal');
 ($ret, $err) = notices(q{BEGIN READ ONLY; SELECT count(*) FROM simhash_pairs('dt', 'id', 'fp', 3); COMMIT;});
 is($ret, 0, 'a read-only transaction works');
 unlike($err, qr/shuffled/, 'a read-only transaction reads the rows on the coordinator');
+like($err, qr/in bundles/, 'a read-only transaction: the shards send bundles');
 {
 	my ($r, $o, $e) = $workers[0]->psql('postgres',
 		q{SET textfp.progress = on; SELECT count(*) FROM simhash_pairs('dt', 'id', 'fp', 3)});
@@ -137,14 +151,77 @@ like(citus_fails($coord, q{SELECT * FROM simhash_pairs('dt', 'id', 'nope', 3)}),
 q1(q{CREATE TABLE dtt (id bigint, fp text); SELECT create_distributed_table('dtt', 'id');});
 like(citus_fails($coord, q{SELECT * FROM simhash_pairs('dtt', 'id', 'fp', 3)}), qr/^42804: /,
 	'a text fingerprint column: 42804');
-like(citus_fails($coord, q{SELECT textfp_citus_pairs_route(1, 3, 3, '{1}', 0)}), qr/^22023: no distributed plan/,
-	'routing with as many blocks as the radius: 22023');
-like(citus_fails($coord, q{SELECT textfp_citus_pairs_route(1, 3, 5, '{}', 0)}), qr/^22023: /,
-	'routing to no partition: 22023');
-like(citus_fails($coord, q{SELECT textfp_citus_pairs_route(1, 3, 5, '{1}', 4)}), qr/^22023: group 4/,
-	'routing a group above the radius: 22023');
-like(citus_fails($coord, q{SELECT textfp_citus_pairs_agg(1, 1, 1, 40, 50, '{1}')}), qr/^22023: /,
+like(citus_fails($coord, q{SELECT * FROM textfp_citus_pairs_pack('pt'::regclass, 'id', 'fp', 3, 3, '{1}')}),
+	qr/^22023: no distributed plan/, 'packing with as many blocks as the radius: 22023');
+like(citus_fails($coord, q{SELECT * FROM textfp_citus_pairs_pack('pt'::regclass, 'id', 'fp', 3, 5, '{}')}),
+	qr/^22023: the destinations/, 'packing for no partition: 22023');
+like(citus_fails($coord, q{SELECT * FROM textfp_citus_pairs_pack(1, 'id', 'fp', 3, 5, '{1}')}),
+	qr/^42P01: /, 'packing a relation that does not exist: 42P01');
+q1(q{CREATE VIEW ptv AS SELECT * FROM pt});
+like(citus_fails($coord, q{SELECT * FROM textfp_citus_pairs_pack('ptv'::regclass, 'id', 'fp', 3, 5, '{1}')}),
+	qr/^42809: /, 'packing a view: 42809');
+like(citus_fails($coord, q{SELECT * FROM textfp_citus_pairs_pack('pt'::regclass, 'id', 'nope', 3, 5, '{1}')}),
+	qr/^42703: /, 'packing a missing column: 42703');
+q1(q{CREATE TABLE ptt (id bigint, fp text)});
+like(citus_fails($coord, q{SELECT * FROM textfp_citus_pairs_pack('ptt'::regclass, 'id', 'fp', 3, 5, '{1}')}),
+	qr/^42804: /, 'packing a text fingerprint: 42804');
+like(citus_fails($coord, q{SELECT textfp_citus_pairs_agg(1, '\x00'::bytea, 40, 50, '{1}')}), qr/^22023: /,
 	'a partition at radius 40: 22023');
+like(citus_fails($coord, q{SELECT textfp_citus_pairs_agg(1, '\x00'::bytea, 3, 5, '{1}')}), qr/^22023: a bundle of 1 bytes/,
+	'a bundle that is not a whole number of rows: 22023');
+like(citus_fails($coord, q{SELECT textfp_citus_pairs_agg(2, '\x'::bytea, 3, 5, '{1}')}), qr/^22023: partition 2/,
+	'a partition that is not a destination: 22023');
+
+# pack on its own: each row once into a single partition, in bundles of at
+# most 65,536 rows; the rows come back unchanged
+is(q1(q{SELECT count(*) || ' ' || sum(octet_length(rows)) / 16 || ' ' || max(octet_length(rows)) / 16
+        FROM textfp_citus_pairs_pack('pt'::regclass, 'id', 'fp', 3, 5, '{7}')}),
+	'1 ' . q1(q{SELECT count(*) FROM pt WHERE fp IS NOT NULL}) . ' ' . q1(q{SELECT count(*) FROM pt WHERE fp IS NOT NULL}),
+	'packing a table for one partition: every row once, one bundle');
+q1(q{CREATE TABLE pbig AS SELECT i::bigint AS id, (i * 2654435761)::simhash64 AS fp FROM generate_series(1, 150000) i});
+is(q1(q{WITH b AS (SELECT rows FROM textfp_citus_pairs_pack('pbig'::regclass, 'id', 'fp', 3, 5, '{7}')),
+             r AS (SELECT get_byte(rows, 16 * k) + 256 * get_byte(rows, 16 * k + 1) + 65536 * get_byte(rows, 16 * k + 2)
+                          + 16777216::bigint * get_byte(rows, 16 * k + 3) AS id
+                   FROM b, generate_series(0, octet_length(rows) / 16 - 1) k)
+        SELECT (SELECT count(*) FROM b) || ' ' || (SELECT max(octet_length(rows)) / 16 FROM b) || ' ' ||
+               count(*) || ' ' || count(DISTINCT id) || ' ' || min(id) || ' ' || max(id) FROM r}),
+	'3 65536 150000 150000 1 150000', '150,000 rows for one partition: three bundles, each id once (little-endian)');
+# three partitions: a row goes to each partition of its four groups once
+is(q1(q{WITH b AS (SELECT dest, rows FROM textfp_citus_pairs_pack('pbig'::regclass, 'id', 'fp', 3, 5, '{1,2,3}')),
+             r AS (SELECT dest, get_byte(rows, 16 * k) + 256 * get_byte(rows, 16 * k + 1) + 65536 * get_byte(rows, 16 * k + 2) AS id
+                   FROM b, generate_series(0, octet_length(rows) / 16 - 1) k),
+             c AS (SELECT id, count(*) AS n, count(DISTINCT dest) AS nd FROM r GROUP BY id)
+        SELECT count(*) || ' ' || min(n) || ' ' || max(n) || ' ' || bool_and(n = nd) FROM c}),
+	'150000 1 3 true', 'three partitions: every row in 1 to 3 of them, never twice in one');
+is(q1(q{SELECT string_agg(textfp_citus_pairs_first(x)::text, ' ') FROM (VALUES (1::oid), (1), (2), (1), (3), (2)) v(x)}),
+	'true false true false true false', 'first: true once for each relation');
+
+# row-level security: the coordinator reads the rows through Citus, so the
+# policy applies; pack refuses to read a table with a policy directly
+q1(q{
+CREATE ROLE rls_user LOGIN;
+GRANT SELECT ON dt, pt TO rls_user;
+GRANT CREATE ON SCHEMA public TO rls_user;
+ALTER TABLE dt ENABLE ROW LEVEL SECURITY;
+CREATE POLICY even ON dt TO rls_user USING (id % 2 = 0);
+ALTER TABLE pt ENABLE ROW LEVEL SECURITY;
+CREATE POLICY even ON pt TO rls_user USING (id % 2 = 0);
+});
+($ret, $err) = notices(q{SET ROLE rls_user; SELECT count(*) FROM simhash_pairs('dt', 'id', 'fp', 3)});
+unlike($err, qr/shuffled|in bundles/, 'row-level security: the rows are read on the coordinator, through Citus');
+is(rows(q{SELECT * FROM simhash_pairs('dt', 'id', 'fp', 3)}, 'SET ROLE rls_user;'),
+	rows(q{SELECT * FROM simhash_pairs('pt', 'id', 'fp', 3)}, 'SET ROLE rls_user;'),
+	'row-level security: the policy applies, as on a single node');
+isnt(rows(q{SELECT * FROM simhash_pairs('dt', 'id', 'fp', 3)}, 'SET ROLE rls_user;'), $single3,
+	'row-level security: fewer pairs than without the policy');
+like(citus_fails($coord, q{SET ROLE rls_user; SELECT * FROM textfp_citus_pairs_pack('pt'::regclass, 'id', 'fp', 3, 5, '{1}')}),
+	qr/^0A000: row-level security/, 'pack refuses a table with row-level security: 0A000');
+like(citus_fails($coord, q{SET ROLE rls_user; SELECT * FROM textfp_citus_pairs_pack('pbig'::regclass, 'id', 'fp', 3, 5, '{1}')}),
+	qr/^42501: /, 'pack without the SELECT privilege: 42501');
+q1(q{
+ALTER TABLE dt DISABLE ROW LEVEL SECURITY; DROP POLICY even ON dt;
+ALTER TABLE pt DISABLE ROW LEVEL SECURITY; DROP POLICY even ON pt;
+});
 
 # a worker's error after the intermediate table is filled: too little
 # maintenance_work_mem on the workers for their partitions
