@@ -53,7 +53,11 @@ textfp_citus_pairs_check_plan(tfp_pairs_plan *plan, int32 radius, int32 nblocks)
 						   TFP_PAIRS_MAX_RADIUS, TFP_PAIRS_MAX_TABLES)));
 }
 
-/* the partition of group g's key (block g's bits v): a 64-bit mix, mod ndest */
+/*
+ * the partition of group g's key (block g's bits v): a 64-bit mix, its top
+ * 32 bits scaled to [0, ndest) (a multiply, not a division: this runs for
+ * every row and group on both sides of the shuffle)
+ */
 int
 textfp_citus_pairs_route_of(const tfp_pairs_plan *plan, uint64 fp, int g, int ndest)
 {
@@ -66,7 +70,7 @@ textfp_citus_pairs_route_of(const tfp_pairs_plan *plan, uint64 fp, int g, int nd
 	h ^= h >> 27;
 	h *= UINT64CONST(0x94D049BB133111EB);
 	h ^= h >> 31;
-	return (int) (h % (uint64) ndest);
+	return (int) (((h >> 32) * (uint64) ndest) >> 32);
 }
 
 /* the partitions' distribution values, one per shard of the intermediate table */
@@ -501,6 +505,8 @@ textfp_citus_pairs_final(PG_FUNCTION_ARGS)
 	MemoryContext cxt;
 	PairBuf		buf = {0};
 	ArrayType  *result;
+	int64	   *id;
+	uint64	   *fp;
 
 	if (st == NULL || st->n < 2)
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(INT8OID));
@@ -508,10 +514,11 @@ textfp_citus_pairs_final(PG_FUNCTION_ARGS)
 								ALLOCSET_DEFAULT_SIZES);
 	buf.cxt = cxt;
 	buf.limited = true;
+	/* one pair of arrays for every group's rows (at most all of them) */
+	id = MemoryContextAllocHuge(cxt, st->n * sizeof(int64));
+	fp = MemoryContextAllocHuge(cxt, st->n * sizeof(uint64));
 	for (int g = 0; g <= st->plan.radius; g++)
 	{
-		int64	   *id = MemoryContextAllocHuge(cxt, st->n * sizeof(int64));
-		uint64	   *fp = MemoryContextAllocHuge(cxt, st->n * sizeof(uint64));
 		size_t		m = 0;
 
 		for (size_t i = 0; i < st->n; i++)
@@ -526,8 +533,6 @@ textfp_citus_pairs_final(PG_FUNCTION_ARGS)
 		}
 		textfp_pairs_run("simhash_pairs", cxt, id, fp, m, st->plan.radius, st->plan.nblocks, g,
 						 textfp_citus_pairs_buf_add, &buf);
-		pfree(id);
-		pfree(fp);
 	}
 	if (buf.n == 0)
 		result = construct_empty_array(INT8OID);
