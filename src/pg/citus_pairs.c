@@ -32,8 +32,9 @@
  * The partitions are the shards of an UNLOGGED distributed table created
  * in the caller's transaction, one shard per node with shards by default
  * (textfp.citus_pairs_shards), filled by one INSERT ... SELECT that Citus
- * runs as a repartitioning between the workers
- * (textfp_citus_pairs_route gives each row's partitions); then one
+ * runs as a repartitioning between the workers; the rows travel packed,
+ * each shard's in bundles per partition (textfp_citus_pairs_pack in
+ * citus_pairs_worker.c, which routes them with the hash above); then one
  * aggregate per shard (textfp_citus_pairs_agg, GROUP BY the distribution
  * column, pushed down by Citus) runs the tables on the worker and returns
  * the shard's pairs; the table is dropped.  On an error or cancel the
