@@ -86,10 +86,51 @@ tfp_match_line_hash(const char *s, tfp_match_line *l)
 	return l->hash;
 }
 
-/* are lines a[i] of sa and b[j] of sb equal (their hashes)? */
+/*
+ * Do two lines differ in their first HEAD bytes other than white space (or
+ * in the count of those bytes when either has fewer)?  Then their hashes
+ * differ (but for a collision), without computing them: the lines near the
+ * ends of two texts without a common edge, compared by the edges' resync,
+ * mostly differ at once.
+ */
+#define HEAD 4
+
+static inline int
+heads_differ(const char *sa, const tfp_match_line *a, const char *sb, const tfp_match_line *b)
+{
+	size_t		p = a->start,
+				q = b->start;
+
+	for (int k = 0; k < HEAD; k++)
+	{
+		while (p < a->end && is_space((unsigned char) sa[p]))
+			p++;
+		while (q < b->end && is_space((unsigned char) sb[q]))
+			q++;
+		if (p == a->end || q == b->end)
+			return (p == a->end) != (q == b->end);
+		if (sa[p++] != sb[q++])
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Are lines a[i] of sa and b[j] of sb equal (their hashes)?  The hashes are
+ * computed only when two cheap tests do not decide: lines whose bytes other
+ * than white space differ at their start or whose last bytes differ (a
+ * line's ends are not white space: tfp_match_lines) are not equal; two
+ * lines with the same bytes are (a copy's lines: memcmp, not hashing).
+ */
 static inline int
 same_line(const char *sa, tfp_match_line *a, size_t i, const char *sb, tfp_match_line *b, size_t j)
 {
+	size_t		w = a[i].end - a[i].start;
+
+	if (sa[a[i].end - 1] != sb[b[j].end - 1] || heads_differ(sa, &a[i], sb, &b[j]))
+		return 0;
+	if (w == b[j].end - b[j].start && memcmp(sa + a[i].start, sb + b[j].start, w) == 0)
+		return 1;
 	return tfp_match_line_hash(sa, &a[i]) == tfp_match_line_hash(sb, &b[j]);
 }
 

@@ -197,6 +197,23 @@ test_edges(void)
 	tfp_match_edges(pa, la, na, pa, la, na, &c);
 	check(c.lead_a == na && c.trail_a == na && c.lead_b == na && c.trail_b == na,
 		  "identical texts: all leading, no middle");
+	/* the cheap tests before hashing (same_line): white space inside a
+	 * line's first bytes is ignored, a line that is a prefix of the other
+	 * or differs only in its middle is another line */
+	pa = "Si te | Home\n" ART "A\nFoot X end\nab\n(c)";
+	pb = "S ite | Home\n" ART "B\nFoot Y end\na b\n(c)";
+	na = lines_of(pa, la);
+	nb = lines_of(pb, lb);
+	tfp_match_edges(pa, la, na, pb, lb, nb, &c);
+	check(c.lead_a == 1 && c.lead_b == 1 && c.trail_a == 3 && c.trail_b == 3,
+		  "edges: white space in a line's head ignored, a line differing in its middle ends the run");
+	pa = "Home\n" ART "A\nab\n(c)";
+	pb = "Home page\n" ART "B\nabc\n(c)";
+	na = lines_of(pa, la);
+	nb = lines_of(pb, lb);
+	tfp_match_edges(pa, la, na, pb, lb, nb, &c);
+	check(c.lead_a == 0 && c.trail_a == 3 && c.trail_b == 3,
+		  "edges: a line that is the start of the other is another line");
 	/* the middles without the short lines both have */
 	pa = "H\nRelated: one\n" ART "A\nX1\nF";
 	pb = "H\n" ART "B\nRelated: one\nX2\nF";
