@@ -148,6 +148,16 @@ lines_of(const char *s, tfp_match_line *l)
 	return tfp_match_lines(s, strlen(s), l);
 }
 
+/* the lines of two texts and their edges */
+static void
+edges_of(const char *pa, tfp_match_line *la, size_t *na,
+		 const char *pb, tfp_match_line *lb, size_t *nb, tfp_match_cut *c)
+{
+	*na = lines_of(pa, la);
+	*nb = lines_of(pb, lb);
+	tfp_match_edges(pa, la, *na, pb, lb, *nb, c);
+}
+
 /*
  * The common edges of two texts and their middles (tfp_match_edges.c):
  * a template around two articles, the gap of short lines a run bridges and
@@ -188,9 +198,7 @@ test_edges(void)
 	/* a long line that differs ends the run: no resync over a paragraph */
 	pa = "Head\nA long paragraph of the first text which is well over one hundred bytes long, so it is not a template line at all.\nSame\nTail";
 	pb = "Head\nA long paragraph of the other text, also well over one hundred bytes long, and so it is not a template line either.\nSame\nTail";
-	na = lines_of(pa, la);
-	nb = lines_of(pb, lb);
-	tfp_match_edges(pa, la, na, pb, lb, nb, &c);
+	edges_of(pa, la, &na, pb, lb, &nb, &c);
 	check(c.lead_a == 1 && c.trail_a == 2 && c.lead_b == 1 && c.trail_b == 2,
 		  "a long line that differs is the middle");
 	/* identical texts: the leading run takes all, the trailing run nothing */
@@ -202,24 +210,18 @@ test_edges(void)
 	 * or differs only in its middle is another line */
 	pa = "Si te | Home\n" ART "A\nFoot X end\nab\n(c)";
 	pb = "S ite | Home\n" ART "B\nFoot Y end\na b\n(c)";
-	na = lines_of(pa, la);
-	nb = lines_of(pb, lb);
-	tfp_match_edges(pa, la, na, pb, lb, nb, &c);
+	edges_of(pa, la, &na, pb, lb, &nb, &c);
 	check(c.lead_a == 1 && c.lead_b == 1 && c.trail_a == 3 && c.trail_b == 3,
 		  "edges: white space in a line's head ignored, a line differing in its middle ends the run");
 	pa = "Home\n" ART "A\nab\n(c)";
 	pb = "Home page\n" ART "B\nabc\n(c)";
-	na = lines_of(pa, la);
-	nb = lines_of(pb, lb);
-	tfp_match_edges(pa, la, na, pb, lb, nb, &c);
+	edges_of(pa, la, &na, pb, lb, &nb, &c);
 	check(c.lead_a == 0 && c.trail_a == 3 && c.trail_b == 3,
 		  "edges: a line that is the start of the other is another line");
 	/* the middles without the short lines both have */
 	pa = "H\nRelated: one\n" ART "A\nX1\nF";
 	pb = "H\n" ART "B\nRelated: one\nX2\nF";
-	na = lines_of(pa, la);
-	nb = lines_of(pb, lb);
-	tfp_match_edges(pa, la, na, pb, lb, nb, &c);
+	edges_of(pa, la, &na, pb, lb, &nb, &c);
 	ns = tfp_match_short_set(pb, lb, c.lead_b, c.trail_b, set);
 	len = tfp_match_middle(pa, la, c.lead_a, c.trail_a, set, ns, out);
 	check(c.lead_a == 1 && c.trail_a == na - 1 && len == strlen(ART "A\nX1") &&
