@@ -279,24 +279,27 @@ tfp_match_short_set(const char *s, tfp_match_line *l, size_t lo, size_t hi, uint
  * The middle of a text: its lines [lo, hi) joined by newlines, without the
  * short lines that are among the other middle's short lines (set[0..n),
  * tfp_match_short_set()): a template's lines that changed place (a longer
- * list of related posts, an advert moved) are no evidence of a copy.
+ * list of related posts, an advert moved) are no evidence of a copy.  With
+ * join, two lines of Han text are run together (tfp_match_han_break()).
  */
 size_t
 tfp_match_middle(const char *s, tfp_match_line *l, size_t lo, size_t hi,
-				 const uint64_t *set, size_t n, char *out)
+				 const uint64_t *set, size_t n, int join, char *out)
 {
-	size_t		len = 0;
+	size_t		len = 0,
+				prev = hi;		/* the last line kept */
 
 	for (size_t i = lo; i < hi; i++)
 	{
 		size_t		w = l[i].end - l[i].start;
 
-		if (w < TFP_MATCH_SHORT && sorted_has(set, n, tfp_match_line_hash(s, &l[i])))
+		if (w < TFP_MATCH_SHORT && n > 0 && sorted_has(set, n, tfp_match_line_hash(s, &l[i])))
 			continue;
-		if (len > 0)
+		if (prev < hi && !(join && tfp_match_han_break(s, &l[prev], &l[i])))
 			out[len++] = '\n';
 		memcpy(out + len, s + l[i].start, w);
 		len += w;
+		prev = i;
 	}
 	return len;
 }
