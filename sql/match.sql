@@ -115,13 +115,20 @@ SELECT c.n, c.kind, c.copy, m.verdict, round(m.score::numeric, 4) AS score,
        round(m.shingle_jaccard::numeric, 3) AS j5, m.simhash_distance AS bits
 FROM cases c, LATERAL textfp_match(c.a, c.b) m ORDER BY c.n;
 -- the default is model 2; its similarities are model 1's when the texts
--- share no edge, else those of the middles (what model 2 reads:
--- textfp_match_features' values 14 to 25)
+-- share no edge, but for the shingles of a text whose lines break inside a
+-- run of Han letters, read with those lines run together (the page of case
+-- 4: its navigation, title and related-post lines), else those of the
+-- middles (what model 2 reads: textfp_match_features' values 14 to 25)
 SELECT count(*) FILTER (WHERE (textfp_match(a, b)) = (textfp_match(a, b, model => 2))) AS default_is_2,
        count(*) FILTER (WHERE (textfp_match_features(a, b))[13] = 0
                           AND (textfp_match(a, b)).shingle_jaccard = (textfp_match(a, b, model => 1)).shingle_jaccard
                           AND (textfp_match(a, b)).ordered = (textfp_match(a, b, model => 1)).ordered
                           AND (textfp_match(a, b)).longest_run = (textfp_match(a, b, model => 1)).longest_run) AS same_similarities,
+       count(*) FILTER (WHERE (textfp_match_features(a, b))[13] = 0
+                          AND (textfp_match(a, b)).shingle_jaccard <> (textfp_match(a, b, model => 1)).shingle_jaccard
+                          AND (textfp_match(a, b)).shingle_jaccard = (textfp_match_features(a, b))[14]
+                          AND (textfp_match(a, b)).longest_run = (textfp_match_features(a, b))[24]
+                          AND (textfp_match(a, b)).ordered = (textfp_match(a, b, model => 1)).ordered) AS lines_run_together,
        count(*) FILTER (WHERE (textfp_match_features(a, b))[13] > 0
                           AND (textfp_match(a, b)).shingle_jaccard = (textfp_match_features(a, b))[14]
                           AND (textfp_match(a, b)).ordered = (textfp_match_features(a, b))[22]
@@ -171,7 +178,8 @@ SELECT h.n, h.copy, m.verdict, round(m.score::numeric, 4) AS score, m1.verdict A
        round(m.pinyin_jaccard::numeric, 3) AS pj
 FROM homo h, LATERAL textfp_match(h.a, h.b) m, LATERAL textfp_match(h.a, h.b, model => 1) m1 ORDER BY h.n;
 -- textfp_match_features: 26 values, the middles the full texts' when there
--- is no common edge
+-- is no common edge and no line breaks inside a run of Han letters (case 5,
+-- English)
 SELECT cardinality(f) AS n, f[13] AS edge, f[1:12] = f[14:25] AS middle_is_full
 FROM cases c, LATERAL textfp_match_features(c.a, c.b) f WHERE c.n = 5;
 -- common edges around middles without any feature (a long line of

@@ -41,11 +41,17 @@
  * more, paragraphs rather than a template's lines, which are short), the similarities
  * above are measured again on the middles (mid: without the short lines
  * both middles have, template lines that changed place), and edge is the share of
- * the shorter text's bytes in its edges; otherwise mid is the same as the
- * full features and edge is 0 (a copy with a header or footer added has no
+ * the shorter text's bytes in its edges; otherwise mid is measured on the
+ * full texts and edge is 0 (a copy with a header or footer added has no
  * common edge, or its whole shorter text is an edge).  Two articles in one
  * site template share only the edges: their middles are unlike; the same
- * article with and without a template has no common edge at all.
+ * article with and without a template has no common edge at all.  The
+ * shingles of mid (j5, c5, run) are those of the texts (middles or full)
+ * with their lines of Han text run together (tfp_match_join_lines()): a
+ * passage copied with its lines joined shares its n-grams across the
+ * former line ends with the original read that way; the other similarities
+ * of mid are those of the texts as they are.  Without Han text, mid of
+ * texts without a common edge is the full features.
  *
  * A model (a version: frozen forever once released, a later model is a new
  * version) is a logistic regression on fixed transforms of these (its
@@ -184,12 +190,25 @@ extern size_t tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, siz
  * l[lo..hi), sorted and distinct, into set (room for hi - lo); and a middle:
  * the lines l[lo..hi) of s joined by newlines without the short ones whose
  * hash is in set[0..n) (the other text's), into out (room for the bytes of
- * s from l[lo].start to l[hi - 1].end); returns the count, the length
+ * s from l[lo].start to l[hi - 1].end); returns the count, the length.
+ * With join, without the breaks between two lines of Han text
+ * (tfp_match_han_break()): model 2's text for its shingles.
  */
 extern size_t tfp_match_short_set(const char *s, tfp_match_line *l, size_t lo, size_t hi,
 								  uint64_t *set);
 extern size_t tfp_match_middle(const char *s, tfp_match_line *l, size_t lo, size_t hi,
-							   const uint64_t *set, size_t n, char *out);
+							   const uint64_t *set, size_t n, int join, char *out);
+
+/*
+ * Lines of Han text run together (tfp_match_join.c): does the break between
+ * line x of s and the line y that follows it (blank lines between them)
+ * lie between two letters of a script written without spaces
+ * (TFP_CC_HAN)?  And how many of the breaks between the lines l[lo..hi) do.
+ * Model 2's shingles (j5, c5, run) are those of the text with these breaks
+ * removed (tfp_match_middle() with join).
+ */
+extern int	tfp_match_han_break(const char *s, const tfp_match_line *x, const tfp_match_line *y);
+extern size_t tfp_match_han_breaks(const char *s, const tfp_match_line *l, size_t lo, size_t hi);
 
 /* z of a model (model 1 reads p->full only) */
 extern double tfp_match_z(const tfp_match_model *m, const tfp_match_pair *p);

@@ -86,10 +86,51 @@ tfp_match_line_hash(const char *s, tfp_match_line *l)
 	return l->hash;
 }
 
-/* are lines a[i] of sa and b[j] of sb equal (their hashes)? */
+/*
+ * Do two lines differ in their first HEAD bytes other than white space (or
+ * in the count of those bytes when either has fewer)?  Then their hashes
+ * differ (but for a collision), without computing them: the lines near the
+ * ends of two texts without a common edge, compared by the edges' resync,
+ * mostly differ at once.
+ */
+#define HEAD 4
+
+static inline int
+heads_differ(const char *sa, const tfp_match_line *a, const char *sb, const tfp_match_line *b)
+{
+	size_t		p = a->start,
+				q = b->start;
+
+	for (int k = 0; k < HEAD; k++)
+	{
+		while (p < a->end && is_space((unsigned char) sa[p]))
+			p++;
+		while (q < b->end && is_space((unsigned char) sb[q]))
+			q++;
+		if (p == a->end || q == b->end)
+			return (p == a->end) != (q == b->end);
+		if (sa[p++] != sb[q++])
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Are lines a[i] of sa and b[j] of sb equal (their hashes)?  The hashes are
+ * computed only when two cheap tests do not decide: lines whose bytes other
+ * than white space differ at their start or whose last bytes differ (a
+ * line's ends are not white space: tfp_match_lines) are not equal; two
+ * lines with the same bytes are (a copy's lines: memcmp, not hashing).
+ */
 static inline int
 same_line(const char *sa, tfp_match_line *a, size_t i, const char *sb, tfp_match_line *b, size_t j)
 {
+	size_t		w = a[i].end - a[i].start;
+
+	if (sa[a[i].end - 1] != sb[b[j].end - 1] || heads_differ(sa, &a[i], sb, &b[j]))
+		return 0;
+	if (w == b[j].end - b[j].start && memcmp(sa + a[i].start, sb + b[j].start, w) == 0)
+		return 1;
 	return tfp_match_line_hash(sa, &a[i]) == tfp_match_line_hash(sb, &b[j]);
 }
 
@@ -238,24 +279,27 @@ tfp_match_short_set(const char *s, tfp_match_line *l, size_t lo, size_t hi, uint
  * The middle of a text: its lines [lo, hi) joined by newlines, without the
  * short lines that are among the other middle's short lines (set[0..n),
  * tfp_match_short_set()): a template's lines that changed place (a longer
- * list of related posts, an advert moved) are no evidence of a copy.
+ * list of related posts, an advert moved) are no evidence of a copy.  With
+ * join, two lines of Han text are run together (tfp_match_han_break()).
  */
 size_t
 tfp_match_middle(const char *s, tfp_match_line *l, size_t lo, size_t hi,
-				 const uint64_t *set, size_t n, char *out)
+				 const uint64_t *set, size_t n, int join, char *out)
 {
-	size_t		len = 0;
+	size_t		len = 0,
+				prev = hi;		/* the last line kept */
 
 	for (size_t i = lo; i < hi; i++)
 	{
 		size_t		w = l[i].end - l[i].start;
 
-		if (w < TFP_MATCH_SHORT && sorted_has(set, n, tfp_match_line_hash(s, &l[i])))
+		if (w < TFP_MATCH_SHORT && n > 0 && sorted_has(set, n, tfp_match_line_hash(s, &l[i])))
 			continue;
-		if (len > 0)
+		if (prev < hi && !(join && tfp_match_han_break(s, &l[prev], &l[i])))
 			out[len++] = '\n';
 		memcpy(out + len, s + l[i].start, w);
 		len += w;
+		prev = i;
 	}
 	return len;
 }

@@ -24,7 +24,9 @@
 /* what textfp_match needs of one text */
 typedef struct match_side
 {
-	bool		html;			/* read as HTML */
+	bool		html,			/* read as HTML */
+				wide;			/* has a byte of a 3- or 4-byte UTF-8
+								 * sequence (else no Han letter) */
 	uint64	   *s5,				/* distinct shingles: 5-gram/3-word, */
 			   *s2,				/* bigram/word, pinyin 3-shingles */
 			   *sp;
@@ -44,6 +46,8 @@ typedef struct match_side
 	size_t		ndna;
 	const char *text;			/* the text (UTF-8, after HTML extraction) */
 	size_t		len;
+	tfp_match_line *lines;		/* its lines (model 2: pair_middles) */
+	size_t		nlines;
 } match_side;
 
 #define FOLDS (TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN)
@@ -84,7 +88,7 @@ tw_fold(const char *s, size_t *len)
  * not read again.
  */
 static void
-side_features(const char *s, size_t len, match_side *m)
+side_features(const char *s, size_t len, const char *j, size_t jlen, match_side *m)
 {
 	tfp_feature_opts o5 = {5, 3, FOLDS};
 	tfp_feature_opts o2 = {2, 1, FOLDS};
@@ -92,8 +96,13 @@ side_features(const char *s, size_t len, match_side *m)
 	tfp_simhash_acc acc;
 
 	/* three passes over the text: the sets are those of the sequences, the
-	 * simhash that of the bigram-kind sequence (as tfp_simhash_text) */
-	m->seq5 = textfp_feature_seq_utf8(s, len, &o5, &m->nseq5);
+	 * simhash that of the bigram-kind sequence (as tfp_simhash_text); the
+	 * shingles those of j[0..jlen) when given (model 2: the text with its
+	 * lines of Han text run together) */
+	if (j != NULL)
+		m->seq5 = textfp_feature_seq_utf8(j, jlen, &o5, &m->nseq5);
+	else
+		m->seq5 = textfp_feature_seq_utf8(s, len, &o5, &m->nseq5);
 	m->s5 = textfp_sorted_set(m->seq5, m->nseq5, &m->n5);
 	m->seq2 = textfp_feature_seq_counted_utf8(s, len, &o2, &m->nseq2, &m->han2);
 	m->all2 = m->nseq2;
@@ -121,7 +130,8 @@ static void
 side_text(text *t, int html_mode, match_side *m)
 {
 	size_t		len;
-	const char *s = textfp_text_utf8(t, &len);
+	const char *s = textfp_text_utf8(t, &len),
+			   *folded;
 	bool		html = html_mode == 1 || (html_mode == 0 && tfp_html_looks_like(s, len));
 
 	if (html)
@@ -130,7 +140,9 @@ side_text(text *t, int html_mode, match_side *m)
 
 		s = textfp_html_extract(s, len, &ho, &len);
 	}
-	s = tw_fold(s, &len);
+	folded = tw_fold(s, &len);
+	m->wide = folded != s;
+	s = folded;
 	m->text = s;
 	m->len = len;
 	m->html = html;
@@ -200,16 +212,49 @@ pair_features(match_side *a, match_side *b, tfp_match_features *f, int *dist)
 }
 
 /* the middle of a side: its lines [lead, trail) without the short lines
- * of set[0..n) (tfp_match_middle) */
+ * of set[0..n) (tfp_match_middle), and its shingles with its lines of Han
+ * text run together */
 static void
 side_middle(const match_side *m, tfp_match_line *l, size_t lead, size_t trail,
 			const uint64 *set, size_t n, match_side *mid)
 {
-	char	   *out = palloc_extended(l[trail - 1].end - l[lead].start + 1, MCXT_ALLOC_HUGE);
-	size_t		len = tfp_match_middle(m->text, l, lead, trail, set, n, out);
+	size_t		room = l[trail - 1].end - l[lead].start + 1;
+	char	   *out = palloc_extended(room, MCXT_ALLOC_HUGE),
+			   *joined = NULL;
+	size_t		len = tfp_match_middle(m->text, l, lead, trail, set, n, 0, out),
+				jlen = 0;
 
-	side_features(out, len, mid);
+	if (m->wide && tfp_match_han_breaks(m->text, l, lead, trail) > 0)
+	{
+		joined = palloc_extended(room, MCXT_ALLOC_HUGE);
+		jlen = tfp_match_middle(m->text, l, lead, trail, set, n, 1, joined);
+	}
+	side_features(out, len, joined, jlen, mid);
 	mid->html = m->html;
+	mid->wide = m->wide;
+	if (joined)
+		pfree(joined);
+}
+
+/*
+ * The features of a side's full text for model 2: its shingles with its
+ * lines of Han text run together (its lines: pair_middles); the text
+ * itself when no break lies between two Han letters.
+ */
+static void
+side_features2(match_side *m)
+{
+	char	   *joined = NULL;
+	size_t		jlen = 0;
+
+	if (m->wide && tfp_match_han_breaks(m->text, m->lines, 0, m->nlines) > 0)
+	{
+		joined = palloc_extended(m->len + 1, MCXT_ALLOC_HUGE);
+		jlen = tfp_match_middle(m->text, m->lines, 0, m->nlines, NULL, 0, 1, joined);
+	}
+	side_features(m->text, m->len, joined, jlen, m);
+	if (joined)
+		pfree(joined);
 }
 
 /* the bytes of lines [lo, hi) other than white space at their ends */
@@ -242,6 +287,7 @@ long_bytes(const tfp_match_line *l, size_t lo, size_t hi)
  * symmetric.  When both keep a middle: the middles with their features
  * (*mx, *my), the edge share of the shorter text and its share in long
  * edge lines (p->edge, p->edge_long), and true; otherwise 0, 0 and false.
+ * The lines of a and b stay in a->lines and b->lines (side_features2).
  */
 static bool
 pair_middles(match_side *a, match_side *b, match_side *mx, match_side *my, tfp_match_pair *p)
@@ -284,8 +330,10 @@ pair_middles(match_side *a, match_side *b, match_side *mx, match_side *my, tfp_m
 		p->edge = all > 0 ? 1.0 - line_bytes(lx, c.lead_a, c.trail_a) / all : 0.0;
 		p->edge_long = all > 0 ? (long_bytes(lx, 0, c.lead_a) + long_bytes(lx, c.trail_a, nx)) / all : 0.0;
 	}
-	pfree(lx);
-	pfree(ly);
+	x->lines = lx;
+	x->nlines = nx;
+	y->lines = ly;
+	y->nlines = ny;
 	return cut;
 }
 
@@ -364,15 +412,23 @@ textfp_match(PG_FUNCTION_ARGS)
 		empty = false;
 		if (mx.n2 == 0 || my.n2 == 0)
 		{
-			side_features(a.text, a.len, &a);
-			side_features(b.text, b.len, &b);
+			side_features(a.text, a.len, NULL, 0, &a);
+			side_features(b.text, b.len, NULL, 0, &b);
 			empty = a.n2 == 0 || b.n2 == 0;
 		}
 	}
+	else if (version >= 2)
+	{
+		side_features2(&a);
+		side_features2(&b);
+		pair_features(&a, &b, &p.full, &dist);
+		p.mid = p.full;
+		empty = a.n2 == 0 || b.n2 == 0;
+	}
 	else
 	{
-		side_features(a.text, a.len, &a);
-		side_features(b.text, b.len, &b);
+		side_features(a.text, a.len, NULL, 0, &a);
+		side_features(b.text, b.len, NULL, 0, &b);
 		pair_features(&a, &b, &p.full, &dist);
 		p.mid = p.full;
 		empty = a.n2 == 0 || b.n2 == 0;
@@ -423,13 +479,19 @@ textfp_match_features(PG_FUNCTION_ARGS)
 
 	side_text(PG_GETARG_TEXT_PP(0), mode, &a);
 	side_text(PG_GETARG_TEXT_PP(1), mode, &b);
-	side_features(a.text, a.len, &a);
-	side_features(b.text, b.len, &b);
+	side_features(a.text, a.len, NULL, 0, &a);
+	side_features(b.text, b.len, NULL, 0, &b);
 	pair_features(&a, &b, &p.full, &dist);
-	if (pair_middles(&a, &b, &mx, &my, &p))
-		pair_features(&mx, &my, &p.mid, &dist);
-	else
-		p.mid = p.full;
+	if (!pair_middles(&a, &b, &mx, &my, &p))
+	{
+		/* no common edge: model 2 reads the full texts, with the lines of
+		 * Han text run together for its shingles */
+		mx = a;
+		my = b;
+		side_features2(&mx);
+		side_features2(&my);
+	}
+	pair_features(&mx, &my, &p.mid, &dist);
 	fs[0] = &p.full;
 	fs[1] = &p.mid;
 	for (int k = 0; k < 2; k++)

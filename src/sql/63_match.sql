@@ -28,8 +28,9 @@ COMMENT ON FUNCTION @extschema@.textfp_match(text, text, text, int4)
 -- containment, ordered, ordered characters, longest run, Chinese share), the
 -- share of the shorter text in the common edges (a site template's leading
 -- and trailing lines), then the 12 similarities of the middles left between
--- the edges, and the share of the shorter text in long edge lines
--- (paragraphs: src/core/tfp_match.h)
+-- the edges (the full texts when there is none; their shingles read with
+-- the lines of Han text run together: what model 2 reads), and the share
+-- of the shorter text in long edge lines (paragraphs: src/core/tfp_match.h)
 CREATE FUNCTION @extschema@.textfp_match_features(a text, b text, html text DEFAULT 'auto')
 	RETURNS float8[]
 	AS 'MODULE_PATHNAME', 'textfp_match_features'

@@ -148,6 +148,45 @@ lines_of(const char *s, tfp_match_line *l)
 	return tfp_match_lines(s, strlen(s), l);
 }
 
+/* the lines of two texts and their edges */
+static void
+edges_of(const char *pa, tfp_match_line *la, size_t *na,
+		 const char *pb, tfp_match_line *lb, size_t *nb, tfp_match_cut *c)
+{
+	*na = lines_of(pa, la);
+	*nb = lines_of(pb, lb);
+	tfp_match_edges(pa, la, *na, pb, lb, *nb, c);
+}
+
+/*
+ * Lines of Han text run together (tfp_match_join.c): a break between two
+ * Han letters goes (Kana too: written without spaces), one after Chinese
+ * punctuation or next to a word of a script with spaces stays.
+ */
+static void
+test_join(void)
+{
+	tfp_match_line l[16];
+	char		out[256];
+	const char *s = "中文标题\n\n  正文内容。\n结束 word\nnext\n中文\nひらがな\nカタカナ\n한국어\n문장";
+	size_t		n = lines_of(s, l),
+				len;
+
+	check(n == 9, "join: the lines");
+	check(tfp_match_han_break(s, &l[0], &l[1]) && !tfp_match_han_break(s, &l[1], &l[2]) &&
+		  !tfp_match_han_break(s, &l[2], &l[3]) && !tfp_match_han_break(s, &l[3], &l[4]) &&
+		  tfp_match_han_break(s, &l[5], &l[6]) && !tfp_match_han_break(s, &l[6], &l[7]) &&
+		  !tfp_match_han_break(s, &l[7], &l[8]),
+		  "join: Han|Han and Kana|Kana breaks go, not after 。 nor next to a word or Hangul");
+	check(tfp_match_han_breaks(s, l, 0, n) == 3, "join: three breaks of nine lines go (Han|Kana too)");
+	len = tfp_match_middle(s, l, 0, 3, NULL, 0, 1, out);
+	check(len == strlen("中文标题正文内容。\n结束 word") &&
+		  memcmp(out, "中文标题正文内容。\n结束 word", len) == 0,
+		  "join: the text with those breaks (and the blank line) removed");
+	len = tfp_match_middle(s, l, 0, 3, NULL, 0, 0, out);
+	check(len == strlen("中文标题\n正文内容。\n结束 word"), "join: none without join");
+}
+
 /*
  * The common edges of two texts and their middles (tfp_match_edges.c):
  * a template around two articles, the gap of short lines a run bridges and
@@ -188,23 +227,32 @@ test_edges(void)
 	/* a long line that differs ends the run: no resync over a paragraph */
 	pa = "Head\nA long paragraph of the first text which is well over one hundred bytes long, so it is not a template line at all.\nSame\nTail";
 	pb = "Head\nA long paragraph of the other text, also well over one hundred bytes long, and so it is not a template line either.\nSame\nTail";
-	na = lines_of(pa, la);
-	nb = lines_of(pb, lb);
-	tfp_match_edges(pa, la, na, pb, lb, nb, &c);
+	edges_of(pa, la, &na, pb, lb, &nb, &c);
 	check(c.lead_a == 1 && c.trail_a == 2 && c.lead_b == 1 && c.trail_b == 2,
 		  "a long line that differs is the middle");
 	/* identical texts: the leading run takes all, the trailing run nothing */
 	tfp_match_edges(pa, la, na, pa, la, na, &c);
 	check(c.lead_a == na && c.trail_a == na && c.lead_b == na && c.trail_b == na,
 		  "identical texts: all leading, no middle");
+	/* the cheap tests before hashing (same_line): white space inside a
+	 * line's first bytes is ignored, a line that is a prefix of the other
+	 * or differs only in its middle is another line */
+	pa = "Si te | Home\n" ART "A\nFoot X end\nab\n(c)";
+	pb = "S ite | Home\n" ART "B\nFoot Y end\na b\n(c)";
+	edges_of(pa, la, &na, pb, lb, &nb, &c);
+	check(c.lead_a == 1 && c.lead_b == 1 && c.trail_a == 3 && c.trail_b == 3,
+		  "edges: white space in a line's head ignored, a line differing in its middle ends the run");
+	pa = "Home\n" ART "A\nab\n(c)";
+	pb = "Home page\n" ART "B\nabc\n(c)";
+	edges_of(pa, la, &na, pb, lb, &nb, &c);
+	check(c.lead_a == 0 && c.trail_a == 3 && c.trail_b == 3,
+		  "edges: a line that is the start of the other is another line");
 	/* the middles without the short lines both have */
 	pa = "H\nRelated: one\n" ART "A\nX1\nF";
 	pb = "H\n" ART "B\nRelated: one\nX2\nF";
-	na = lines_of(pa, la);
-	nb = lines_of(pb, lb);
-	tfp_match_edges(pa, la, na, pb, lb, nb, &c);
+	edges_of(pa, la, &na, pb, lb, &nb, &c);
 	ns = tfp_match_short_set(pb, lb, c.lead_b, c.trail_b, set);
-	len = tfp_match_middle(pa, la, c.lead_a, c.trail_a, set, ns, out);
+	len = tfp_match_middle(pa, la, c.lead_a, c.trail_a, set, ns, 0, out);
 	check(c.lead_a == 1 && c.trail_a == na - 1 && len == strlen(ART "A\nX1") &&
 		  memcmp(out, ART "A\nX1", len) == 0,
 		  "a middle without the short lines the other middle has");
@@ -230,6 +278,7 @@ main(void)
 		  tfp_match_get_model(0) == NULL && tfp_match_get_model(3) == NULL,
 		  "models 1 and 2 exist, 0 and 3 do not");
 	test_edges();
+	test_join();
 	for (int t = 0; t < 3000; t++)
 	{
 		uint64_t	a[60],
