@@ -157,9 +157,13 @@ extern void tfp_match_inputs2(const tfp_match_pair *p, double *x);
 
 /* at most how many lines s[0..len) has, and its non-blank lines (out holds
  * tfp_match_line_bound() of them; returns their count; their hashes are
- * computed when asked for: the functions below take the text too) */
+ * computed when asked for: the functions below take the text too); or
+ * those of s[*pos..len) that fit in out[0..cap), *pos set to where the
+ * split stopped (len when done): a split into a buffer grown as needed */
 extern size_t tfp_match_line_bound(const char *s, size_t len);
 extern size_t tfp_match_lines(const char *s, size_t len, tfp_match_line *out);
+extern size_t tfp_match_lines_part(const char *s, size_t len, size_t *pos,
+								   tfp_match_line *out, size_t cap);
 extern uint64_t tfp_match_line_hash(const char *s, tfp_match_line *l);
 
 /* the common edges of the lines a[0..na) of sa and b[0..nb) of sb */
@@ -209,6 +213,18 @@ extern size_t tfp_match_middle(const char *s, tfp_match_line *l, size_t lo, size
  */
 extern int	tfp_match_han_break(const char *s, const tfp_match_line *x, const tfp_match_line *y);
 extern size_t tfp_match_han_breaks(const char *s, const tfp_match_line *l, size_t lo, size_t hi);
+
+/*
+ * The first i in [lo, hi - 1) whose break to l[i + 1] goes, or hi (stops
+ * there, unlike tfp_match_han_breaks()); and the lines l[0..n) of s joined
+ * without those breaks (first: tfp_match_han_first(s, l, 0, n)), into out
+ * (room for l[n - 1].end - l[0].start bytes): the same as
+ * tfp_match_middle(s, l, 0, n, NULL, 0, 1, out), without testing the
+ * breaks before first again.
+ */
+extern size_t tfp_match_han_first(const char *s, const tfp_match_line *l, size_t lo, size_t hi);
+extern size_t tfp_match_joined(const char *s, const tfp_match_line *l, size_t n, size_t first,
+							   char *out);
 
 /* z of a model (model 1 reads p->full only) */
 extern double tfp_match_z(const tfp_match_model *m, const tfp_match_pair *p);

@@ -35,21 +35,24 @@ tfp_match_line_bound(const char *s, size_t len)
  * The lines of s that are not blank: their byte ranges without the leading
  * and trailing white space.  Their hashes are computed when first asked for
  * (tfp_match_line_hash(): the edges compare only the lines near the ends
- * of two texts that share no edge).
+ * of two texts that share no edge).  tfp_match_lines_part() splits from
+ * *pos and stops when out[0..cap) is full (*pos: where it stopped, len at
+ * the end), so that a caller can split in one pass into a buffer it grows,
+ * without counting the lines first.
  */
 size_t
-tfp_match_lines(const char *s, size_t len, tfp_match_line *out)
+tfp_match_lines_part(const char *s, size_t len, size_t *pos, tfp_match_line *out, size_t cap)
 {
 	size_t		n = 0,
-				i = 0;
+				i = *pos;
 
-	while (i < len)
+	while (i < len && n < cap)
 	{
 		const char *nl = memchr(s + i, '\n', len - i);
 		size_t		st = i,
 					en = nl ? (size_t) (nl - s) : len;
 
-		i = en + 1;				/* past the newline */
+		i = nl ? en + 1 : len;	/* past the newline */
 		while (st < en && is_space((unsigned char) s[st]))
 			st++;
 		while (en > st && is_space((unsigned char) s[en - 1]))
@@ -61,7 +64,16 @@ tfp_match_lines(const char *s, size_t len, tfp_match_line *out)
 		out[n].end = en;
 		n++;
 	}
+	*pos = i;
 	return n;
+}
+
+size_t
+tfp_match_lines(const char *s, size_t len, tfp_match_line *out)
+{
+	size_t		pos = 0;
+
+	return tfp_match_lines_part(s, len, &pos, out, (size_t) -1);
 }
 
 /*
@@ -120,28 +132,43 @@ heads_differ(const char *sa, const tfp_match_line *a, const char *sb, const tfp_
  * computed only when two cheap tests do not decide: lines whose bytes other
  * than white space differ at their start or whose last bytes differ (a
  * line's ends are not white space: tfp_match_lines) are not equal; two
- * lines with the same bytes are (a copy's lines: memcmp, not hashing).
+ * lines with the same bytes are (a copy's lines: memcmp, not hashing,
+ * tried before the heads: equal lines pass the heads' test anyway).
  */
 static inline int
 same_line(const char *sa, tfp_match_line *a, size_t i, const char *sb, tfp_match_line *b, size_t j)
 {
 	size_t		w = a[i].end - a[i].start;
 
-	if (sa[a[i].end - 1] != sb[b[j].end - 1] || heads_differ(sa, &a[i], sb, &b[j]))
+	if (sa[a[i].end - 1] != sb[b[j].end - 1])
 		return 0;
 	if (w == b[j].end - b[j].start && memcmp(sa + a[i].start, sb + b[j].start, w) == 0)
 		return 1;
+	if (heads_differ(sa, &a[i], sb, &b[j]))
+		return 0;
 	return tfp_match_line_hash(sa, &a[i]) == tfp_match_line_hash(sb, &b[j]);
 }
 
-/* are the n lines l[from..from + n) all shorter than TFP_MATCH_SHORT bytes? */
-static int
-short_lines(const tfp_match_line *l, size_t from, size_t n)
+/*
+ * How many consecutive lines from l[i] on in the direction step (+1 or -1)
+ * are short (shorter than TFP_MATCH_SHORT bytes), at most TFP_MATCH_RESYNC
+ * and at most room (the lines there are, ahead of i in that direction and
+ * l[i] itself)?
+ */
+static inline size_t
+short_run(const tfp_match_line *l, size_t i, int step, size_t room)
 {
-	for (size_t k = from; k < from + n; k++)
-		if (l[k].end - l[k].start >= TFP_MATCH_SHORT)
-			return 0;
-	return 1;
+	size_t		k = 0;
+
+	while (k < TFP_MATCH_RESYNC && k < room)
+	{
+		const tfp_match_line *x = step > 0 ? &l[i + k] : &l[i - k];
+
+		if (x->end - x->start >= TFP_MATCH_SHORT)
+			break;
+		k++;
+	}
+	return k;
 }
 
 /*
@@ -151,20 +178,35 @@ short_lines(const tfp_match_line *l, size_t from, size_t n)
  * TFP_MATCH_SHORT bytes: a date, a list of related posts, a line of a
  * template that changes from page to page, not a paragraph); the nearest
  * (least di + dj, then the least di): 1 and *di, *dj, or 0.
+ *
+ * The candidates are a[i + x] (or a[i - x]) and b[j + y] (or b[j - y]) by
+ * increasing x + y, then x; x lines of a are skipped: a[i..i + x) forwards,
+ * a(i - x..i] backwards.  With ka = short_run() of a from i (room: the
+ * lines up to ahi forwards, down to alo + 1 backwards, which are all the
+ * lines a candidate in the bounds skips), those x lines are all short iff
+ * x <= ka for every x in the bounds (a longer x either skips the first
+ * long line or lies out of the bounds); the same for b.  So the loops stop
+ * at ka and kb, without testing the skipped lines again, and a
+ * difference between two long lines (ka = kb = 0) has no candidate.
  */
 static int
 resync(const char *sa, tfp_match_line *a, size_t i, size_t alo, size_t ahi,
 	   const char *sb, tfp_match_line *b, size_t j, size_t blo, size_t bhi,
 	   int step, size_t *di, size_t *dj)
 {
-	for (size_t s = 1; s <= 2 * TFP_MATCH_RESYNC; s++)
-		for (size_t x = 0; x <= s && x <= TFP_MATCH_RESYNC; x++)
+	size_t		ka = short_run(a, i, step, step > 0 ? ahi - i : i - alo),
+				kb = short_run(b, j, step, step > 0 ? bhi - j : j - blo);
+
+	if (ka == 0 && kb == 0)
+		return 0;
+	for (size_t s = 1; s <= ka + kb; s++)
+		for (size_t x = 0; x <= s && x <= ka; x++)
 		{
 			size_t		y = s - x;
 			size_t		ii,
 						jj;
 
-			if (y > TFP_MATCH_RESYNC)
+			if (y > kb)
 				continue;
 			if (step > 0)
 			{
@@ -180,9 +222,7 @@ resync(const char *sa, tfp_match_line *a, size_t i, size_t alo, size_t ahi,
 				ii = i - x;
 				jj = j - y;
 			}
-			if (short_lines(a, step > 0 ? i : ii + 1, x) &&
-				short_lines(b, step > 0 ? j : jj + 1, y) &&
-				same_line(sa, a, ii, sb, b, jj))
+			if (same_line(sa, a, ii, sb, b, jj))
 			{
 				*di = x;
 				*dj = y;

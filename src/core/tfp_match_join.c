@@ -14,6 +14,8 @@
  * letters of a script written without spaces (class TFP_CC_HAN) go: words
  * of other scripts on two lines stay two words.
  */
+#include <string.h>
+
 #include "tfp_core.h"
 #include "tfp_match.h"
 #include "tfp_unicode.h"
@@ -32,8 +34,8 @@ class_before(const char *s, size_t lo, size_t end)
 	return tfp_cp_class(cp);
 }
 
-int
-tfp_match_han_break(const char *s, const tfp_match_line *x, const tfp_match_line *y)
+static inline int
+han_break(const char *s, const tfp_match_line *x, const tfp_match_line *y)
 {
 	const unsigned char *e = (const unsigned char *) s + x->end;
 	uint32_t	cp;
@@ -52,12 +54,51 @@ tfp_match_han_break(const char *s, const tfp_match_line *x, const tfp_match_line
 	return tfp_cp_class(cp) == TFP_CC_HAN;
 }
 
+int
+tfp_match_han_break(const char *s, const tfp_match_line *x, const tfp_match_line *y)
+{
+	return han_break(s, x, y);
+}
+
 size_t
 tfp_match_han_breaks(const char *s, const tfp_match_line *l, size_t lo, size_t hi)
 {
 	size_t		n = 0;
 
 	for (size_t i = lo; i + 1 < hi; i++)
-		n += (size_t) tfp_match_han_break(s, &l[i], &l[i + 1]);
+		n += (size_t) han_break(s, &l[i], &l[i + 1]);
 	return n;
+}
+
+size_t
+tfp_match_han_first(const char *s, const tfp_match_line *l, size_t lo, size_t hi)
+{
+	for (size_t i = lo; i + 1 < hi; i++)
+		if (han_break(s, &l[i], &l[i + 1]))
+			return i;
+	return hi;
+}
+
+/*
+ * The lines l[0..n) of s joined, without the breaks between two lines of
+ * Han text, the first of which follows l[first] (tfp_match_han_first(): the
+ * breaks before it are not tested again).  The same bytes as
+ * tfp_match_middle(s, l, 0, n, NULL, 0, 1, out), which keeps every line
+ * when no set is given and so tests the same pairs of lines.
+ */
+size_t
+tfp_match_joined(const char *s, const tfp_match_line *l, size_t n, size_t first, char *out)
+{
+	size_t		len = 0;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		size_t		w = l[i].end - l[i].start;
+
+		if (i > 0 && (i <= first || !han_break(s, &l[i - 1], &l[i])))
+			out[len++] = '\n';
+		memcpy(out + len, s + l[i].start, w);
+		len += w;
+	}
+	return len;
 }

@@ -224,7 +224,7 @@ side_middle(const match_side *m, tfp_match_line *l, size_t lead, size_t trail,
 	size_t		len = tfp_match_middle(m->text, l, lead, trail, set, n, 0, out),
 				jlen = 0;
 
-	if (m->wide && tfp_match_han_breaks(m->text, l, lead, trail) > 0)
+	if (m->wide && tfp_match_han_first(m->text, l, lead, trail) < trail)
 	{
 		joined = palloc_extended(room, MCXT_ALLOC_HUGE);
 		jlen = tfp_match_middle(m->text, l, lead, trail, set, n, 1, joined);
@@ -245,12 +245,13 @@ static void
 side_features2(match_side *m)
 {
 	char	   *joined = NULL;
-	size_t		jlen = 0;
+	size_t		jlen = 0,
+				first = m->wide ? tfp_match_han_first(m->text, m->lines, 0, m->nlines) : m->nlines;
 
-	if (m->wide && tfp_match_han_breaks(m->text, m->lines, 0, m->nlines) > 0)
+	if (first < m->nlines)
 	{
 		joined = palloc_extended(m->len + 1, MCXT_ALLOC_HUGE);
-		jlen = tfp_match_middle(m->text, m->lines, 0, m->nlines, NULL, 0, 1, joined);
+		jlen = tfp_match_joined(m->text, m->lines, m->nlines, first, joined);
 	}
 	side_features(m->text, m->len, joined, jlen, m);
 	if (joined)
@@ -281,6 +282,30 @@ long_bytes(const tfp_match_line *l, size_t lo, size_t hi)
 }
 
 /*
+ * The non-blank lines of s[0..len) (tfp_match_lines) in one pass, into a
+ * buffer grown as needed (one line in 48 bytes first: most texts' lines
+ * are longer), their count in *n
+ */
+static tfp_match_line *
+split_lines(const char *s, size_t len, size_t *n)
+{
+	size_t		cap = len / 48 + 16,
+				pos = 0;
+	tfp_match_line *l = palloc_extended(cap * sizeof(tfp_match_line), MCXT_ALLOC_HUGE);
+
+	*n = tfp_match_lines_part(s, len, &pos, l, cap);
+	while (pos < len)
+	{
+		CHECK_FOR_INTERRUPTS();
+		cap *= 2;
+		l = repalloc_huge(l, cap * sizeof(tfp_match_line));
+		*n += tfp_match_lines_part(s, len, &pos, l + *n, cap - *n);
+	}
+	CHECK_FOR_INTERRUPTS();
+	return l;
+}
+
+/*
  * Model 2's middles (tfp_match.h): the common edges of the two texts (their
  * text only: no feature of the full texts is needed), taken in a fixed
  * order of the two (shorter first, then by bytes) so that the result is
@@ -308,13 +333,8 @@ pair_middles(match_side *a, match_side *b, match_side *mx, match_side *my, tfp_m
 		x = b;
 		y = a;
 	}
-	lx = palloc_extended(tfp_match_line_bound(x->text, x->len) * sizeof(tfp_match_line),
-						 MCXT_ALLOC_HUGE);
-	ly = palloc_extended(tfp_match_line_bound(y->text, y->len) * sizeof(tfp_match_line),
-						 MCXT_ALLOC_HUGE);
-	nx = tfp_match_lines(x->text, x->len, lx);
-	ny = tfp_match_lines(y->text, y->len, ly);
-	CHECK_FOR_INTERRUPTS();
+	lx = split_lines(x->text, x->len, &nx);
+	ly = split_lines(y->text, y->len, &ny);
 	tfp_match_edges(x->text, lx, nx, y->text, ly, ny, &c);
 	if ((c.lead_a > 0 || c.trail_a < nx) && c.lead_a < c.trail_a && c.lead_b < c.trail_b)
 	{
