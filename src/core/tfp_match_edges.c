@@ -233,11 +233,33 @@ resync(const char *sa, tfp_match_line *a, size_t i, size_t alo, size_t ahi,
 }
 
 /*
+ * Are the lines a[i..na) of sa and b[j..nb) of sb the same bytes, from the
+ * start of the first to the end of the last?  Then they are equal line for
+ * line (same_line()'s memcmp): the same bytes from the start of a line are
+ * split into the same lines (tfp_match_lines), and neither text has a line
+ * after them.  One memcmp instead of one comparison per line for a copy.
+ */
+static int
+same_tail(const char *sa, const tfp_match_line *a, size_t i, size_t na,
+		  const char *sb, const tfp_match_line *b, size_t j, size_t nb)
+{
+	size_t		w;
+
+	if (i >= na || j >= nb)
+		return 0;
+	w = a[na - 1].end - a[i].start;
+	return w == b[nb - 1].end - b[j].start && memcmp(sa + a[i].start, sb + b[j].start, w) == 0;
+}
+
+/*
  * The edges.  Leading: from the first lines, equal lines advance both
  * sides; at a difference, the nearest equal pair at most TFP_MATCH_RESYNC
  * short lines ahead on each side (resync()) continues the run, else the run
  * ends after its last equal pair.  Trailing: the same from the last lines backwards, never into the
- * leading run.  O((na + nb) R^2) for R = TFP_MATCH_RESYNC.  The result is
+ * leading run.  When the lines left on both sides are the same bytes, at
+ * the start or after a resync (a copy with a line added at its head), the
+ * leading run takes them all at once (same_tail()).  O((na + nb) R^2) for
+ * R = TFP_MATCH_RESYNC.  The result is
  * not symmetric in a and b when a resync has ties; the caller orders them.
  */
 void
@@ -248,16 +270,30 @@ tfp_match_edges(const char *sa, tfp_match_line *a, size_t na,
 				j = 0,
 				di,
 				dj;
+	int			tail;
 
 	cut->lead_a = cut->lead_b = 0;
+	tail = same_tail(sa, a, 0, na, sb, b, 0, nb);
 	while (i < na && j < nb)
 	{
+		if (tail)
+		{
+			/* the rest of the run: every line pair equal (same_tail()) */
+			i = na;
+			j = nb;
+			cut->lead_a = i;
+			cut->lead_b = j;
+			break;
+		}
 		if (!same_line(sa, a, i, sb, b, j))
 		{
 			if (!resync(sa, a, i, 0, na, sb, b, j, 0, nb, 1, &di, &dj))
 				break;
 			i += di;
 			j += dj;
+			tail = same_tail(sa, a, i, na, sb, b, j, nb);
+			if (tail)
+				continue;		/* a[i] and b[j] are equal: the run goes on to the end */
 		}
 		i++;
 		j++;

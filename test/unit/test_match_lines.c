@@ -180,15 +180,16 @@ main(void)
 		}
 
 		/* the edges against a text made from this one */
-		lenb = 0;
+		lenb = rnd(3) == 0 ? random_text(sb, rnd(4)) : 0;	/* a head added */
 		if (rnd(2))
 		{
-			memcpy(sb, sa, lena);
-			lenb = lena;
-			for (int k = (int) rnd(4); k > 0 && lenb > 0; k--)
+			memcpy(sb + lenb, sa, lena);
+			lenb += lena;
+			for (int k = (int) rnd(6) - 2; k > 0 && lenb > 0; k--)
 				sb[rnd(lenb)] = (char) "\nAB "[rnd(4)];	/* a few bytes changed */
 		}
-		lenb += random_text(sb + lenb, rnd(N / 4));
+		if (rnd(2))
+			lenb += random_text(sb + lenb, rnd(N / 4));	/* a tail added */
 		nb = tfp_match_lines(sb, lenb, lb);
 		tfp_match_edges(sa, la, na, sb, lb, nb, &c);
 		ref_edges(sa, la, na, sb, lb, nb, &r);
