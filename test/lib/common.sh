@@ -44,7 +44,7 @@ TFP_DEB_PACKAGES+=" python3-html5lib"   # test/t/110_align_html.pl: HTML5 parser
 TFP_TAP_PACKAGES="postgresql-$TFP_PG_MAJOR-cron"
 if [ "$TFP_PG_MAJOR" = 15 ] || [ "${TFP_CHROMIUM:-}" = 1 ]; then TFP_TAP_PACKAGES+=" chromium"; fi
 if [ "$TFP_PG_MAJOR" = 15 ] || [ "${TEXTFP_CITUS:-}" = 1 ]; then
-    TFP_TAP_PACKAGES+=" patch libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev"
+    TFP_TAP_PACKAGES+=" patch libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev libicu-dev"
 fi
 # Installed where the release has them; tests that need them skip otherwise
 # (sqlsmith: TAP 120_sqlsmith_smoke).
