@@ -52,7 +52,14 @@ root=${TFP_PG_ROOT:-$(mktemp -d /tmp/textfp-pg$major.XXXXXX)}
 mkdir -p "$root"
 chmod 755 "$root"				# its / (mktemp makes it 0700: postgres could not run a thing)
 
+# Citus's build in the root (test/t/CitusTap.pm, PostgreSQL 15 to 17) goes
+# to a cache directory of the host, bind-mounted there, so that it is made
+# once per machine like the host's own (build.sh reuses a finished build);
+# TFP_CITUS_CACHE sets the host directory
+citus_cache=
+case $major in 17) citus_cache=${TFP_CITUS_CACHE:-/var/tmp/textfp-citus-cache} ;; esac
 unmount() {
+    if [ -n "$citus_cache" ]; then umount "$root/var/cache/textfp-citus" 2>/dev/null || true; fi
     for m in sys dev proc; do
         umount -R "$root/$m" 2>/dev/null || umount -l "$root/$m" 2>/dev/null || true
     done
@@ -63,6 +70,11 @@ mount_root() {
     cp /etc/resolv.conf "$root/etc/resolv.conf"
     { mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
       mount --rbind /sys "$root/sys"; } || setup_failed "cannot mount /proc, /dev, /sys in the root"
+    if [ -n "$citus_cache" ] && mkdir -p "$citus_cache" "$root/var/cache/textfp-citus"; then
+        chmod 1777 "$citus_cache"
+        mountpoint -q "$root/var/cache/textfp-citus" ||
+            mount --bind "$citus_cache" "$root/var/cache/textfp-citus" || citus_cache=
+    fi
 }
 cleanup() {
     unmount
@@ -102,4 +114,11 @@ done < "$src/.gitignore"
 tar -C "$src" "${excl[@]}" -cf - . | tar -C "$root/work/main" -xf -
 [ -d "$src/../shared" ] && cp -a "$src/../shared" "$root/work/shared"
 mount_root
-chroot "$root" /bin/bash -c 'cd /work/main && TFP_PG_MAJOR='"$major"' test/run-tests.sh "$@"' run-pg "$@"
+# the cached Citus build belongs to the root's postgres user (its uid may
+# differ from one root to the next)
+chroot "$root" /bin/bash -c '
+    if [ -n "'"$citus_cache"'" ]; then
+        export TEXTFP_CITUS_WORKDIR=/var/cache/textfp-citus/citus-'"$major"'
+        id postgres >/dev/null 2>&1 && chown -R postgres: /var/cache/textfp-citus/. 2>/dev/null
+    fi
+    cd /work/main && TFP_PG_MAJOR='"$major"' test/run-tests.sh "$@"' run-pg "$@"

@@ -352,13 +352,14 @@ regress_weight() {
 # Citus for test/t/140_citus.pl: ../shared/citus (source, patch, build.sh)
 # copied to a fixed path readable by the server's OS user, so that build.sh
 # (whose stamp names its own path) reuses a finished build from one run to
-# the next.  On PostgreSQL 15 only (the other versions' runs would build it
-# again: minutes), or wherever TEXTFP_CITUS=1.
+# the next.  On the versions Citus 13.2 builds for (15 to 17: in CI 15 on
+# the host and 17 in its Debian 13 root, whose build test/run-pg.sh keeps
+# in a cache directory of the host), or wherever TEXTFP_CITUS=1.
 TFP_CITUS_SRC=${TFP_CITUS_SRC:-/var/tmp/textfp-citus-src}
 citus_source() {
     local from=$TFP_ROOT/../shared/citus f
     [ -x "$from/build.sh" ] || return 1
-    [ "$TFP_PG_MAJOR" = 15 ] || [ "${TEXTFP_CITUS:-}" = 1 ] || return 1
+    { [ "$TFP_PG_MAJOR" -ge 15 ] && [ "$TFP_PG_MAJOR" -le 17 ]; } || [ "${TEXTFP_CITUS:-}" = 1 ] || return 1
     mkdir -p "$TFP_CITUS_SRC" || return 1
     for f in "$from"/*; do
         cmp -s "$f" "$TFP_CITUS_SRC/${f##*/}" || cp "$f" "$TFP_CITUS_SRC/" || return 1
@@ -481,7 +482,7 @@ unmount_other_roots() {
     local r m
     for r in "$OTHER_DIR"/pg*; do
         [ -d "$r" ] || continue
-        for m in sys dev proc; do umount -R "$r/$m" 2>/dev/null || umount -l "$r/$m" 2>/dev/null || true; done
+        for m in var/cache/textfp-citus sys dev proc; do umount -R "$r/$m" 2>/dev/null || umount -l "$r/$m" 2>/dev/null || true; done
     done
 }
 

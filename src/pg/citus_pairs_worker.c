@@ -442,21 +442,8 @@ textfp_citus_pairs_acc(PG_FUNCTION_ARGS)
 				 errdetail("A bundle holds rows of %d bytes.", CITUS_PAIRS_ROW_BYTES)));
 	k = len / CITUS_PAIRS_ROW_BYTES;
 	if (st->n + k > st->cap)
-	{
-		size_t		cap = Max(Max(st->cap * 2, st->n + k), 1024);
-
-		if (st->cap == 0)
-		{
-			st->id = MemoryContextAllocHuge(st->cxt, cap * sizeof(int64));
-			st->fp = MemoryContextAllocHuge(st->cxt, cap * sizeof(uint64));
-		}
-		else
-		{
-			st->id = repalloc_huge(st->id, cap * sizeof(int64));
-			st->fp = repalloc_huge(st->fp, cap * sizeof(uint64));
-		}
-		st->cap = cap;
-	}
+		textfp_rows_resize(st->cxt, &st->id, &st->fp, &st->cap,
+						   Max(Max(st->cap * 2, st->n + k), 1024));
 	p = (const uint8 *) VARDATA_ANY(b);
 	for (size_t i = 0; i < k; i++, p += CITUS_PAIRS_ROW_BYTES)
 	{

@@ -52,6 +52,10 @@ extern void textfp_citus_pairs_search(const char *fn, Oid relid, const char *idc
 									  PairSink sink, void *arg);
 extern void textfp_citus_pairs_init(void);
 
+/* the id and fingerprint arrays of cap rows grown (or made) to newcap rows, in cxt */
+extern void textfp_rows_resize(MemoryContext cxt, int64 **id, uint64 **fp, size_t *cap,
+							   size_t newcap);
+
 /* textfp.progress: NOTICE messages of the phases of long searches */
 extern bool textfp_progress;
 

@@ -137,6 +137,22 @@ progress_read(PairsInput *in)
 	in->next_notice = in->expect > 0 ? in->n + (size_t) (in->expect / 10) + 1 : in->n * 2;
 }
 
+void
+textfp_rows_resize(MemoryContext cxt, int64 **id, uint64 **fp, size_t *cap, size_t newcap)
+{
+	if (*cap == 0)
+	{
+		*id = MemoryContextAllocHuge(cxt, newcap * sizeof(int64));
+		*fp = MemoryContextAllocHuge(cxt, newcap * sizeof(uint64));
+	}
+	else
+	{
+		*id = repalloc_huge(*id, newcap * sizeof(int64));
+		*fp = repalloc_huge(*fp, newcap * sizeof(uint64));
+	}
+	*cap = newcap;
+}
+
 static void
 input_add(PairsInput *in, int64 id, uint64 fp)
 {
@@ -153,17 +169,7 @@ input_add(PairsInput *in, int64 id, uint64 fp)
 							   MIN_PART * 16 / 1024, maintenance_work_mem),
 					 errhint("Raise maintenance_work_mem, or search fewer rows at once.")));
 		cap = Min(cap, in->maxrows);
-		if (in->cap == 0)
-		{
-			in->id = MemoryContextAllocHuge(in->cxt, cap * sizeof(int64));
-			in->fp = MemoryContextAllocHuge(in->cxt, cap * sizeof(uint64));
-		}
-		else
-		{
-			in->id = repalloc_huge(in->id, cap * sizeof(int64));
-			in->fp = repalloc_huge(in->fp, cap * sizeof(uint64));
-		}
-		in->cap = cap;
+		textfp_rows_resize(in->cxt, &in->id, &in->fp, &in->cap, cap);
 	}
 	in->id[in->n] = id;
 	in->fp[in->n] = fp;
