@@ -29,6 +29,7 @@ pool={
  'simhash64':["'0000000000000000'::simhash64","'ffffffffffffffff'::simhash64","'0123456789abcdef'::simhash64","NULL","simhash('中文 text'::text)"],
  'simhash64_gkey':["NULL","'0000000000000000&ffffffffffffffff'::simhash64_gkey"],
  'regclass':["'sweep_t'","'sweep_m'","'pg_class'","0::oid","NULL","'sweep_v'"],
+ 'oid':["'sweep_t'::regclass::oid","'sweep_m'::regclass::oid","'pg_class'::regclass::oid","0::oid","NULL","'sweep_v'::regclass::oid","4294967295::oid"],
  'name':["'id'","'fp'","'body'","''","NULL","'nope'","repeat('x',100)","'id'"],
  'text[]':["'{}'::text[]","'{a,b}'::text[]","'{NULL}'::text[]","'{{a,b},{c,d}}'::text[]","NULL","array_fill('x'::text, ARRAY[100000])","'[5:6]={a,b}'::text[]","'{simhash}'","'{simhash,minhash,pinyin_dna,shingle_jaccard}'","'{shingle_jaccard}'"],
  'minhash':["minhash('abc def ghi'::text, 8)","minhash('中文文本内容'::text, 128)","minhash(''::text, 4)","NULL","minhash(repeat('x y ',1000), 4096)"],

@@ -257,6 +257,9 @@ push @cancel,
 	# the reports over a match table of 100M records (a view)
 	[ 'textfp_check_arrivals', "SELECT * FROM textfp_check_arrivals('SELECT id, $fpcol FROM ident', 'ident', 'lim_matches', simhash_column => '$fpcol', radius => 0, simhash_search => 'index')" ],
 	[ 'textfp_verify_pairs', "SELECT count(*) FROM textfp_verify_pairs('SELECT g AS id_a, g + 1 AS id_b FROM generate_series(1::bigint, 100000000) g', 'lim_bigdocs')" ],
+	# the packing of a shard (the distributed all-pairs search), a table read
+	# once for every row of it
+	[ 'textfp_citus_pairs_pack', "SELECT count(*) FROM ident i, LATERAL textfp_citus_pairs_pack('ident'::regclass, 'id', '$fpcol', 3, 5, ARRAY[1 + (i.id % 2)::int4, 3]) p" ],
 	[ 'textfp_duplicate_of (trigger)', "INSERT INTO lim_trig SELECT id + $ident_rows, $fpcol FROM ident" ],
 	[ 'textfp_match_clusters', "SELECT count(*) FROM textfp_match_clusters('lim_bigm')" ],
 	[ 'textfp_cluster_sizes', "SELECT count(*) FROM textfp_cluster_sizes('lim_bigm')" ],
@@ -292,7 +295,11 @@ for my $c (@cancel)
 my %covered = map { $_ => 1 } qw(simhash_pairs simhash_clusters textfp_clusters minhash_similar
 	simhash_ball_restrict simhash_ball_joinsel textfp_check_arrivals textfp_duplicate_of
 	textfp_match_clusters textfp_cluster_sizes textfp_most_copied textfp_duplicates_by_day
-	textfp_duplicates_by_source textfp_report textfp_build_boilerplate textfp_verify_pairs);
+	textfp_duplicates_by_source textfp_report textfp_build_boilerplate textfp_verify_pairs
+	textfp_citus_pairs_pack);
+# a look-up in the list of the relations seen by this call site (at most a
+# statement's shards)
+$covered{textfp_citus_pairs_first} = 1;
 # constant work, nothing to cancel: one CREATE TABLE and one CREATE INDEX
 $covered{textfp_create_match_table} = 1;
 # an index access method's handler (internal argument, not callable from SQL);
