@@ -25,8 +25,12 @@ use HammingTap;
 
 my $node = PostgreSQL::Test::Cluster->new('primary');
 $node->init(allows_streaming => 1);
+# wal_keep_size: the writers of part 3 make about 600 MB of WAL across three
+# crashes; a standby slowed by a loaded machine must still find it after
+# the restarts (the test's small max_wal_size recycles it otherwise, and the
+# standby waits for removed segments until wait_for_catchup gives up)
 $node->append_conf('postgresql.conf',
-	"max_connections = 40\njit = off\nautovacuum = off\nshared_buffers = 16MB\n");
+	"max_connections = 40\njit = off\nautovacuum = off\nshared_buffers = 16MB\nwal_keep_size = 2GB\n");
 $node->start;
 plan skip_all => 'the hamming access method needs PostgreSQL 15 or later'
 	if $node->safe_psql('postgres', 'SHOW server_version_num') < 150000;
