@@ -36,25 +36,7 @@ sub q1 { $coord->safe_psql('postgres', $_[0]) }
 # with a number appended (near duplicates); a plain table and a distributed one of the same
 # rows, with generated fingerprints and the textfp indexes.
 citus_corpus($coord, $data);
-for my $t (qw(plain dist))
-{
-	q1(qq{
-CREATE TABLE $t (
-    id bigint PRIMARY KEY, source text, body text NOT NULL,
-    fp simhash64 GENERATED ALWAYS AS (simhash(body)) STORED,
-    sig minhash GENERATED ALWAYS AS (minhash(body, 128)) STORED);
-});
-}
-q1(q{
-SELECT create_distributed_table('dist', 'id', shard_count => 8);
-INSERT INTO plain (id, source, body) SELECT id, source, body FROM src;
-INSERT INTO dist (id, source, body) SELECT id, source, body FROM src;
-CREATE INDEX plain_fp ON plain USING hamming (fp);
-CREATE INDEX dist_fp ON dist USING hamming (fp);
-CREATE INDEX plain_sig ON plain USING gin (sig);
-CREATE INDEX dist_sig ON dist USING gin (sig);
-ANALYZE plain; ANALYZE dist;
-});
+citus_articles($coord);
 my $n = q1('SELECT count(*) FROM dist');
 cmp_ok($n, '>', 2000, "the distributed table holds $n rows");
 is(q1('SELECT count(*) FROM ONLY dist'), q1('SELECT count(*) FROM plain'), 'as many rows as the plain table');

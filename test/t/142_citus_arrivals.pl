@@ -31,27 +31,8 @@ sub q1 { $coord->safe_psql('postgres', $_[0]) }
 # the corpus of 140_citus.pl (the documents, every 8th paragraph of the
 # pools, edited copies), with a fingerprint of each kind and its index
 citus_corpus($coord, $data);
-for my $t (qw(plain dist))
-{
-	q1(qq{
-CREATE TABLE $t (
-    id bigint PRIMARY KEY, source text, body text NOT NULL,
-    fp simhash64 GENERATED ALWAYS AS (simhash(body)) STORED,
-    sig minhash GENERATED ALWAYS AS (minhash(body, 128)) STORED,
-    dna int8[] GENERATED ALWAYS AS (pinyin_dna(body)) STORED);
-});
-}
+citus_articles($coord, 1);
 q1(q{
-SELECT create_distributed_table('dist', 'id', shard_count => 8);
-INSERT INTO plain (id, source, body) SELECT id, source, body FROM src;
-INSERT INTO dist (id, source, body) SELECT id, source, body FROM src;
-CREATE INDEX ON plain USING hamming (fp);
-CREATE INDEX ON dist USING hamming (fp);
-CREATE INDEX ON plain USING gin (sig);
-CREATE INDEX ON dist USING gin (sig);
-CREATE INDEX ON plain USING gin (dna pinyin_dna_ops);
-CREATE INDEX ON dist USING gin (dna pinyin_dna_ops);
-ANALYZE plain; ANALYZE dist;
 -- the new arrivals, staged on the coordinator: reposts of corpus rows,
 -- fresh paragraphs (some near the corpus's), and two rows with one id
 CREATE TABLE batch AS

@@ -14,7 +14,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(time);
-our @EXPORT = qw(citus_cluster citus_corpus citus_rows citus_fails);
+our @EXPORT = qw(citus_cluster citus_corpus citus_articles citus_rows citus_fails);
 
 # citus_cluster(extra_conf): ($coord, @workers), textfp created on all (two
 # assertions: the workers are active, the extension reached them)
@@ -127,6 +127,38 @@ SELECT 100000 + n, 'pool', body FROM pool WHERE n % 8 = 0 AND length(body) > 100
 UNION ALL
 SELECT 200000 + n, 'edited', body || ' ' || (n % 97)::text FROM pool WHERE n % 56 = 0 AND length(body) > 100;
 });
+}
+
+# citus_articles(coord, with_dna): the rows of src (citus_corpus) in a plain
+# table and in one distributed by id in 8 shards, each with generated
+# fingerprints (fp simhash64, sig minhash of 128 values; with_dna: dna
+# pinyin_dna) and their indexes (plain_fp, dist_fp: hamming; plain_sig,
+# dist_sig: GIN; plain_dna, dist_dna: GIN pinyin_dna_ops), analyzed
+sub citus_articles
+{
+	my ($coord, $with_dna) = @_;
+	my $dna = $with_dna ? ",\n    dna int8[] GENERATED ALWAYS AS (pinyin_dna(body)) STORED" : '';
+	my $sql = '';
+	for my $t (qw(plain dist))
+	{
+		$sql .= qq{
+CREATE TABLE $t (
+    id bigint PRIMARY KEY, source text, body text NOT NULL,
+    fp simhash64 GENERATED ALWAYS AS (simhash(body)) STORED,
+    sig minhash GENERATED ALWAYS AS (minhash(body, 128)) STORED$dna);
+};
+	}
+	$sql .= "SELECT create_distributed_table('dist', 'id', shard_count => 8);\n";
+	for my $t (qw(plain dist))
+	{
+		$sql .= qq{
+INSERT INTO $t (id, source, body) SELECT id, source, body FROM src;
+CREATE INDEX ${t}_fp ON $t USING hamming (fp);
+CREATE INDEX ${t}_sig ON $t USING gin (sig);
+};
+		$sql .= "CREATE INDEX ${t}_dna ON $t USING gin (dna pinyin_dna_ops);\n" if $with_dna;
+	}
+	$coord->safe_psql('postgres', "$sql\nANALYZE plain; ANALYZE dist;");
 }
 
 # citus_rows(node, sql): the rows of a query as "count:md5" in a canonical order
