@@ -24,7 +24,7 @@ extern void textfp_pairs_search(FunctionCallInfo fcinfo, bool rel_form, int32 ra
 /*
  * Run a query through a cursor, a batch of rows at a time: check(arg, desc)
  * once with its result's descriptor, then row(arg, a, a_null, b, b_null)
- * with the first two columns of every row.
+ * with the first two columns of every row (b NULL for a one-column query).
  */
 typedef void (*QueryCheck) (void *arg, TupleDesc desc);
 typedef void (*QueryRow) (void *arg, Datum a, bool a_null, Datum b, bool b_null);

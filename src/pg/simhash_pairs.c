@@ -228,9 +228,13 @@ textfp_query_rows(const char *query, QueryCheck check, QueryRow row, void *arg)
 		{
 			HeapTuple	tup = SPI_tuptable->vals[i];
 			bool		n1,
-						n2;
+						n2 = true;
 			Datum		a = SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &n1),
-						b = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &n2);
+						b = 0;
+
+			/* a one-column query: b is NULL (the check decides what it accepts) */
+			if (SPI_tuptable->tupdesc->natts >= 2)
+				b = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &n2);
 
 			row(arg, a, n1, b, n2);
 		}
@@ -344,7 +348,7 @@ read_packed(PairsInput *in, Relation rel, const char *idcol, const char *fpcol, 
 
 	if (textfp_progress)
 		ereport(NOTICE, (errmsg("%s: reading the rows of the shards in bundles", in->fn)));
-	textfp_query_rows(psprintf("SELECT (b).rows, NULL::int8 FROM "
+	textfp_query_rows(psprintf("SELECT (b).rows FROM "
 								 "(SELECT %s.textfp_citus_pairs_pack(t.tableoid, %s, %s, 0, 1, '{0}'::int4[]) AS b "
 								 "FROM %s t WHERE %s.textfp_citus_pairs_first(t.tableoid)) s",
 								 ext, quote_literal_cstr(idcol), quote_literal_cstr(fpcol),
@@ -385,11 +389,13 @@ read_rel(PairsInput *in, Oid relid, const char *idcol, const char *fpcol, Oid ns
 	bool		direct;
 	List	   *kids;
 	ListCell   *lc;
+	const char *citus_kind;
 
 	if (rel == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
+	citus_kind = textfp_citus_table_kind(relid);
 	ia = column_of(rel, idcol);
 	fa = column_of(rel, fpcol);
 	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
@@ -451,8 +457,7 @@ read_rel(PairsInput *in, Oid relid, const char *idcol, const char *fpcol, Oid ns
 				read_heap(in, kid, idcol, fpcol, idtype);
 		}
 	}
-	else if (textfp_citus_table_kind(relid) != NULL &&
-			 strcmp(textfp_citus_table_kind(relid), "distributed") == 0 &&
+	else if (citus_kind != NULL && strcmp(citus_kind, "distributed") == 0 &&
 			 check_enable_rls(relid, InvalidOid, false) != RLS_ENABLED)
 		read_packed(in, rel, idcol, fpcol, nsp);
 	else
