@@ -50,6 +50,14 @@ TAP_STRESS="040_sql_sweep 120_sqlsmith_smoke 130_limits"
 TAP_SLOW_FIRST="140_citus 033_hamming_merge 130_limits 141_citus_pairs 142_citus_arrivals 040_sql_sweep 032_hamming_am 120_sqlsmith_smoke"
 
 note() { SUMMARY+=("$(printf '  %-8s %s' "$1" "$2")"); }
+# What failed, in a few lines each (stdin), printed again just before the
+# summary: a CI log that keeps only its tail still names the failing test and
+# the start of its diff.  Kept in a file, so that background suites add too.
+FAIL_DIGEST=$(mktemp /tmp/textfp-failures.XXXXXX) || FAIL_DIGEST=''
+fail_digest() { # heading; the detail lines on stdin
+    [ -n "$FAIL_DIGEST" ] || { cat >/dev/null; return 0; }
+    { echo "-- $1"; head -n "${TFP_DIGEST_LINES:-30}"; } >>"$FAIL_DIGEST"
+}
 broke() { # step message: a step that broke counts as one failure
     FAILED=$((FAILED + 1)); note "$1" "BROKEN: $2"; tfp_err "$1: $2"
 }
@@ -109,6 +117,13 @@ finish() {
         rm -rf --one-file-system "$OTHER_DIR"
     fi
     tfp_cleanup
+    if [ -n "$FAIL_DIGEST" ]; then
+        if [ -s "$FAIL_DIGEST" ]; then
+            echo "== failures (their first lines; the whole output is above)"
+            head -n 150 "$FAIL_DIGEST"
+        fi
+        rm -f "$FAIL_DIGEST"
+    fi
     echo "== summary"
     [ ${#SUMMARY[@]} -gt 0 ] && printf '%s\n' "${SUMMARY[@]}"
     echo "$PASSED passed, $FAILED failed"
@@ -330,6 +345,13 @@ run_regress() {
     PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
     note regress "$p passed, $f failed ($jobs streams$([ -z "$FULL" ] && [ ${#REGRESS_TESTS[@]} -eq 0 ] && echo "; --full adds: $REGRESS_FULL_ONLY"))"
     if [ "$f" -gt 0 ]; then
+        local name
+        # PG15: "test NAME ... FAILED" (or indented, in a group); PG16+: "not ok N - NAME"
+        for name in $(sed -nE 's/^(test +| +)?([A-Za-z0-9_]+) +\.\.\. +FAILED.*/\2/p; s/^not ok [0-9]+ +[-+] +([A-Za-z0-9_]+).*/\1/p' "$out"); do
+            awk -v n="$name" '/^diff /{on = ($0 ~ ("/results/" n "\\.out"))} on' "$TFP_ROOT/regression.diffs" |
+                fail_digest "regress: $name"
+        done
+        [ "$rc" -ne 0 ] && ! grep -qE '\.\.\. +FAILED|^not ok ' "$out" && tail -n 20 "$out" | fail_digest "regress: pg_regress status $rc"
         tfp_show "$TFP_ROOT/regression.diffs" "${TFP_DIFF_LINES:-400}"
         for j in "$TFP_TMP"/log/postgres*.log; do tfp_show "$j" 40; done
     fi
@@ -435,6 +457,8 @@ run_tap() {
     cp -r "$tapdir/tmp_check/log" "$TFP_TMP/log/tap" 2>/dev/null
     if [ "$rc" -ne 0 ]; then
         local t
+        { grep -E '^not ok [0-9]+' "$out" | grep -vE '# *TODO'
+          sed -n '/^Test Summary Report/,/^Files=/p' "$out"; } | fail_digest "tap"
         for t in $(sed -nE 's/^(test\/t\/[^ ]+\.pl) +\(Wstat.*/\1/p' "$out"); do
             t=${t##*/}
             tfp_show "$tapdir/tmp_check/log/regress_log_${t%.pl}" 120
@@ -504,6 +528,10 @@ collect_other_versions() {
         if [ -n "$last" ]; then p=${last%% passed*}; f=${last#*passed, }; f=${f%% failed*}; fi
         # a run that failed without a failing test (build, setup) counts as one
         [ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
+        if [ "$f" != 0 ]; then
+            { sed -n '/^== failures/,/^== summary/p' "$OTHER_DIR/log$major" | sed '1d;$d'
+              sed -n '/^== summary/,$p' "$OTHER_DIR/log$major"; } | TFP_DIGEST_LINES=60 fail_digest "PostgreSQL $major"
+        fi
         PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
         note "pg$major" "$p passed, $f failed (PostgreSQL $major)"
     done
