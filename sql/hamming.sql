@@ -14,7 +14,10 @@ SELECT amname FROM pg_am WHERE amname = 'hamming';
 -- (the disabled plans of the comparisons would cost enough to be JIT-compiled)
 SET jit = off;
 SELECT setseed(0.29);
-CREATE TABLE hm (id int, fp simhash64);
+-- (no autovacuum on the table: the pending list, runs, merges and reltuples
+-- printed below must depend only on this test's statements, not on when an
+-- autovacuum worker happens to visit the table)
+CREATE TABLE hm (id int, fp simhash64) WITH (autovacuum_enabled = off);
 INSERT INTO hm SELECT g, (((random() * 4294967296)::bigint << 32) # (random() * 4294967296)::bigint)::simhash64
   FROM generate_series(1, 6000) g;
 -- planted near-duplicates: up to 6 random bit flips of a random row
