@@ -164,7 +164,10 @@ slot_of(uint64_t key, size_t mask)
 }
 
 /* the first index of t[0..n) (increasing) whose value is >= p, without
- * branches in the loop (a conditional move halves the range) */
+ * branches in the loop (a conditional move halves the range; written as a
+ * choice between two pointers, which compilers make a cmov, not as a
+ * product, which they made a setb and an imul: 7 instructions a step
+ * instead of 11) */
 static inline size_t
 lower_bound(const uint64_t *t, size_t n, uint64_t p)
 {
@@ -173,8 +176,9 @@ lower_bound(const uint64_t *t, size_t n, uint64_t p)
 	while (n > 1)
 	{
 		size_t		half = n / 2;
+		const uint64_t *mid = base + half;
 
-		base += (size_t) (base[half - 1] < p) * half;
+		base = mid[-1] < p ? mid : base;
 		n -= half;
 	}
 	return (size_t) (base - t) + (n == 1 && base[0] < p);
