@@ -193,3 +193,13 @@ FROM (SELECT E'Example News | Home\nPosted today\n' || repeat(p, 120) || E'\nSha
      (SELECT E'Example News | Home\nPosted today\n' || repeat('?', 120) || E'\nShare this page\nAll rights reserved') v2(b),
      LATERAL textfp_match(v1.a, v2.b) m, LATERAL textfp_match_features(v1.a, v2.b) f
 ORDER BY 1, 3;
+-- model 2's threshold, z >= 1.5 (score >= 0.8176): a passage of a's first
+-- paragraph, 20 to 44 characters long, at the head of another article; the
+-- verdict turns at the threshold (a score of 0.8176..0.852 was no copy with
+-- the floor 1.75 of the second fit: docs/match.md, "The threshold floor
+-- again")
+SELECT len, round(m.score::numeric, 4) AS score, m.verdict,
+       m.verdict = (m.score >= 1.0 / (1.0 + exp(-1.5))) AS at_threshold
+FROM art a, art o, generate_series(20, 44, 4) len,
+     LATERAL textfp_match(a.body, substr(a.body, 10, len) || o.body) m
+WHERE a.name = 'zh' AND o.name = 'zh_other' ORDER BY len;
