@@ -166,7 +166,7 @@ slot_of(uint64_t key, size_t mask)
 /* the first index of t[0..n) (increasing) whose value is >= p, without
  * branches in the loop (a conditional move halves the range; written as a
  * choice between two pointers, which compilers make a cmov, not as a
- * product, which they made a setb and an imul: 7 instructions a step
+ * product, which they made a setb and an imul: 8 instructions a step
  * instead of 11) */
 static inline size_t
 lower_bound(const uint64_t *t, size_t n, uint64_t p)
