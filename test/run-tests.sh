@@ -52,8 +52,9 @@ TAP_SLOW_FIRST="140_citus 033_hamming_merge 130_limits 141_citus_pairs 142_citus
 note() { SUMMARY+=("$(printf '  %-8s %s' "$1" "$2")"); }
 # What failed, in a few lines each (stdin), printed again just before the
 # summary: a CI log that keeps only its tail still names the failing test and
-# the start of its diff.  Kept in a file, so that background suites add too.
-FAIL_DIGEST=$(mktemp /tmp/textfp-failures.XXXXXX) || FAIL_DIGEST=''
+# the start of its diff.  Kept in a file (made where finish is armed, which
+# removes it), so that background suites add too.
+FAIL_DIGEST=''
 fail_digest() { # heading; the detail lines on stdin
     [ -n "$FAIL_DIGEST" ] || { cat >/dev/null; return 0; }
     { echo "-- $1"; head -n "${TFP_DIGEST_LINES:-30}"; } >>"$FAIL_DIGEST"
@@ -134,6 +135,7 @@ finish() {
 # leave processes behind (pg_ctl start, prove) get 3/4 closed, so that a
 # stray postmaster never holds a CI log pipe open.
 exec 3>&1 4>&2
+FAIL_DIGEST=$(mktemp /tmp/textfp-failures.XXXXXX) || FAIL_DIGEST=''
 trap finish EXIT
 trap 'exit 130' INT TERM
 
@@ -179,6 +181,9 @@ unit_programs() {
         f=$(printf '%s\n' "$out" | grep -cE '^not ok( |$)')
         if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
             f=1; echo "not ok - $bin exited with status $rc"
+            echo "not ok - exited with status $rc" | fail_digest "$suite: $bin"
+        elif [ "$f" -gt 0 ]; then
+            printf '%s\n' "$out" | grep -E '^not ok( |$)' | fail_digest "$suite: $bin"
         fi
         up=$((up + p)); uf=$((uf + f))
     done
