@@ -138,6 +138,9 @@ SELECT imatch_build_lexicon(array_agg(term)) AS lex FROM cdf, (SELECT count(*) A
 WHERE ln(c.n::float8 / df) / ln(c.n) BETWEEN 0.6 AND 0.8;
 CREATE TABLE fp AS
 SELECT id, imatch(body, (SELECT lex FROM clex)) AS im, imatch_randomized(body, (SELECT lex FROM clex)) AS imr FROM docs;
+-- analyzed now, not whenever autovacuum comes: the plan shown below
+-- depends on it
+ANALYZE fp;
 SELECT count(*) AS docs, count(im) AS with_imatch, count(DISTINCT im) AS distinct_imatch,
        count(*) FILTER (WHERE cardinality(imr) > 0) AS with_randomized FROM fp;
 SET enable_indexscan = off; SET enable_bitmapscan = off;

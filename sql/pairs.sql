@@ -112,6 +112,9 @@ CREATE TABLE big (id bigint, fp simhash64);
 INSERT INTO big SELECT i, h64(i)::simhash64 FROM generate_series(1, 36000) i;
 INSERT INTO big SELECT 36000 + j, flip(h64(1 + abs(hashint8(-j)) % 36000), j, j % 6)::simhash64
 FROM generate_series(1, 4000) j;
+-- analyzed now, not whenever autovacuum comes: the progress notices give
+-- percentages of the table's estimated size once it has one
+ANALYZE big;
 CREATE TABLE big_whole AS SELECT * FROM simhash_pairs('big', 'id', 'fp', 4);
 SET maintenance_work_mem = '1MB';
 SET textfp.progress = on;
