@@ -41,6 +41,12 @@ TAP_DEFAULT="001_simhash_replica 032_hamming_am 050_dump_restore 100_upgrade"
 # pg_regress tests of --full only: stress that the TAP limits test (130)
 # covers too (a 500 MiB text).  Every SQL object is in the others.
 REGRESS_FULL_ONLY="simhash_large"
+# The regress clusters run without autovacuum: what a test prints depends
+# only on its own statements, however slow the machine.  That the outputs do
+# not change when a worker visits between statements anyway (make
+# installcheck on a live server) is what test/harden/plan_stability.sh
+# checks.
+REGRESS_PG_CONF="autovacuum = off"
 # The stress tests: the SQL sweep (040), sqlsmith (120), limits (130).  They
 # exercise the C code, which is the same on every PostgreSQL version, so the
 # --full run on 13 and 17 leaves them out (--no-stress) and 15 runs them.
@@ -324,6 +330,7 @@ run_regress() {
         # shellcheck disable=SC2086
         (   if [ "$j" -gt 0 ]; then
                 TFP_CLUSTER_NAME=$j TFP_PORT=$((TFP_PORT + j)) TFP_CLUSTER_STARTED=
+                TFP_PG_CONF=$REGRESS_PG_CONF
                 tfp_start_cluster >/dev/null || { echo "stream $j: cluster setup failed"; exit 2; }
                 trap tfp_stop_cluster EXIT
             fi
@@ -576,7 +583,7 @@ main() {
             bg_start tap run_tap; tap_bg=1
         fi
         if [ -n "$RUN_REGRESS" ]; then
-            if tfp_start_cluster && tfp_verify_install; then
+            if TFP_PG_CONF=$REGRESS_PG_CONF tfp_start_cluster && tfp_verify_install; then
                 run_regress
             else
                 broke regress "cluster setup failed"
