@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Write a copy of a pg_regress script with a line run after each top-level
-statement (test/harden/plan_stability.sh: a database-wide ANALYZE in another
-session, as an autovacuum worker would run it).
+statement (test/harden/plan_stability.sh: an autovacuum worker's visit,
+VACUUM and ANALYZE from another session).
 
-An autovacuum worker may analyze a test's tables between any two of its
+An autovacuum worker may visit a test's tables between any two of its
 statements.  Run with these copies, a test whose output still equals its
 expected file does not depend on whether that happened; one whose output
 changes prints a plan, an order or a statistic that autovacuum can change
