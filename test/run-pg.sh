@@ -17,7 +17,8 @@
 #                                        later run with TFP_PG_ROOT=DIR
 #                                        skips it); exit 3 if it fails
 #
-# Settings: TFP_PG_ROOT (default: a new directory under /tmp, removed at the
+# Settings: TFP_PG_SCRIPT (what runs in the root instead of
+# test/run-tests.sh, e.g. test/harden/plan_stability.sh), TFP_PG_ROOT (default: a new directory under /tmp, removed at the
 # end unless TEXTFP_KEEP_TMP=1), TFP_DEBIAN_MIRROR (default
 # http://deb.debian.org/debian).  Takes about 5 minutes, most of it
 # debootstrap and apt-get.
@@ -121,4 +122,4 @@ chroot "$root" /bin/bash -c '
         export TEXTFP_CITUS_WORKDIR=/var/cache/textfp-citus/citus-'"$major"'
         id postgres >/dev/null 2>&1 && chown -R postgres: /var/cache/textfp-citus/. 2>/dev/null
     fi
-    cd /work/main && TFP_PG_MAJOR='"$major"' test/run-tests.sh "$@"' run-pg "$@"
+    cd /work/main && TFP_PG_MAJOR='"$major"' '"${TFP_PG_SCRIPT:-test/run-tests.sh}"' "$@"' run-pg "$@"

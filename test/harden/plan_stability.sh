@@ -15,15 +15,20 @@
 # ANALYZE only.
 #
 # Usage: test/harden/plan_stability.sh [NAME ...]   (default: every test)
+#        TFP_PG_SCRIPT=test/harden/plan_stability.sh test/run-pg.sh 13|17 [NAME ...]
 # Exit status 0 when every test's output is unchanged.  About 8 minutes on
 # 2 cores.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$HERE/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/common.sh
+. "$HERE/../lib/common.sh"
+tfp_install_deps || exit 1   # python3 and the server, on a fresh machine
 
-pg_config=$(command -v pg_config || echo /usr/lib/postgresql/15/bin/pg_config)
-psql=$("$pg_config" --bindir)/psql
+# the server's psql, where test/lib/common.sh finds PostgreSQL (on another
+# version: TFP_PG_SCRIPT=$0 test/run-pg.sh 17)
+psql=$(dirname "${PG_CONFIG:-/usr/lib/postgresql/$TFP_PG_MAJOR/bin/pg_config}")/psql
 [ -x "$psql" ] || { echo "no psql at $psql"; exit 1; }
 tree=$(harden_copy_tree) || exit 1
 chmod 777 "$tree"   # the server's user appends to the count below
