@@ -26,9 +26,10 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/../lib/common.sh"
 tfp_install_deps || exit 1   # python3 and the server, on a fresh machine
 
-# the server's psql, where test/lib/common.sh finds PostgreSQL (on another
+# the server's psql, where run-tests.sh finds PostgreSQL (on another
 # version: TFP_PG_SCRIPT=$0 test/run-pg.sh 17)
-psql=$(dirname "${PG_CONFIG:-/usr/lib/postgresql/$TFP_PG_MAJOR/bin/pg_config}")/psql
+tfp_resolve_pg_config || { echo "no pg_config (PG_CONFIG=${PG_CONFIG:-})"; exit 1; }
+psql=$("$PG_CONFIG" --bindir)/psql
 [ -x "$psql" ] || { echo "no psql at $psql"; exit 1; }
 tree=$(harden_copy_tree) || exit 1
 chmod 777 "$tree"   # the server's user appends to the count below
