@@ -45,8 +45,9 @@ REGRESS_FULL_ONLY="simhash_large"
 # only on its own statements, however slow the machine.  That the outputs do
 # not change when a worker visits between statements anyway (make
 # installcheck on a live server) is what test/harden/plan_stability.sh
-# checks.
-REGRESS_PG_CONF="autovacuum = off"
+# checks.  A TFP_PG_CONF of the caller's comes after, and so can set it.
+REGRESS_PG_CONF="autovacuum = off${TFP_PG_CONF:+
+$TFP_PG_CONF}"
 # The stress tests: the SQL sweep (040), sqlsmith (120), limits (130).  They
 # exercise the C code, which is the same on every PostgreSQL version, so the
 # --full run on 13 and 17 leaves them out (--no-stress) and 15 runs them.
