@@ -258,6 +258,7 @@ my $timeout = int((($made // 0) + ($end // 0)) / 2) + 1;
 my ($cancelled, $left) = (0, '');
 for my $attempt (1 .. 6)
 {
+	$timeout = int($timeout * 0.6) + 1 if $attempt > 1;
 	($ret, $err) = notices(qq{\\set VERBOSITY verbose
 SET statement_timeout = $timeout; SELECT count(*) FROM simhash_pairs('big', 'id', 'fp', 3)});
 	$left .= leftovers();
@@ -267,7 +268,6 @@ SET statement_timeout = $timeout; SELECT count(*) FROM simhash_pairs('big', 'id'
 		last;
 	}
 	note("attempt $attempt: the run ended before statement_timeout = $timeout ms");
-	$timeout = int($timeout * 0.6) + 1;
 }
 ok($cancelled, "statement_timeout = $timeout ms cancels it (57014)");
 note(($err =~ /shards of/ ? 'after' : 'before') . ' the intermediate table was created');
