@@ -6,7 +6,7 @@
 #   test/run-tests.sh           everything, on a throwaway cluster (see README)
 
 EXTENSION   = textfp
-EXTVERSION  = 1.1
+EXTVERSION  = 1.2
 
 MODULE_big  = textfp
 # Sources in two wings (src/README.md):
@@ -25,13 +25,15 @@ OBJS        = $(patsubst %.c,%.o,$(CORE_SRCS) $(PG_SRCS))
 # concern, applied in file-name order).  upgrade/ holds the frozen install
 # script of every earlier version and the hand-written head of each update
 # script; an update script is its head followed by the fragments that
-# version added (for 1.1: those numbered 60 and up).  Every path is tested
-# by test/t/100_upgrade.pl.
+# version added (1.1: those numbered 60 to 79; 1.2: 80 and up).  Every path
+# is tested by test/t/100_upgrade.pl.
 FRAGMENTS     = $(sort $(wildcard src/sql/*.sql))
-FRAGMENTS_1_0 = $(wildcard src/sql/[0-5]*.sql)
-FRAGMENTS_1_1 = $(filter-out $(FRAGMENTS_1_0),$(FRAGMENTS))
-DATA_built  = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--1.0--1.1.sql
-DATA        = upgrade/$(EXTENSION)--1.0.sql
+FRAGMENTS_1_0 = $(sort $(wildcard src/sql/[0-5]*.sql))
+FRAGMENTS_1_1 = $(sort $(wildcard src/sql/[6-7]*.sql))
+FRAGMENTS_1_2 = $(filter-out $(FRAGMENTS_1_0) $(FRAGMENTS_1_1),$(FRAGMENTS))
+DATA_built  = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--1.0--1.1.sql \
+			  $(EXTENSION)--1.1--1.2.sql
+DATA        = upgrade/$(EXTENSION)--1.0.sql upgrade/$(EXTENSION)--1.1.sql
 
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --load-extension=$(EXTENSION)
@@ -64,6 +66,9 @@ $(EXTENSION)--$(EXTVERSION).sql: $(FRAGMENTS)
 	cat $^ > $@
 
 $(EXTENSION)--1.0--1.1.sql: upgrade/$(EXTENSION)--1.0--1.1.head.sql $(FRAGMENTS_1_1)
+	cat $^ > $@
+
+$(EXTENSION)--1.1--1.2.sql: upgrade/$(EXTENSION)--1.1--1.2.head.sql $(FRAGMENTS_1_2)
 	cat $^ > $@
 
 # C unit tests of the PostgreSQL-free core (src/core/): each test/unit/*.c

@@ -82,16 +82,19 @@ enum
 typedef struct tok
 {
 	utext	   *t;				/* NULL: only count */
+	int			reading;		/* han units keyed by their reading */
 	uint64_t	n;				/* units so far */
 	uint64_t	length;
 	int			kind;			/* unit being read */
 	uint64_t	h;
+	uint32_t	first;			/* its first code point */
 	uint32_t	start,
 				end,
 				ncp;
 } tok;
 
 #define HASH_MUL	UINT64_C(0x9E3779B97F4A7C15)
+#define READING_INIT UINT64_C(0x7466706172656164)	/* "tfparead" */
 
 static inline void
 tok_close(tok *k)
@@ -106,7 +109,19 @@ tok_close(tok *k)
 		utext	   *t = k->t;
 		uint32_t	i = (uint32_t) k->n;
 
-		t->h[i] = tfp_fmix64(k->h + (uint64_t) k->kind);
+		const char *r = k->kind == K_HAN && k->reading ? tfp_pinyin(k->first) : NULL;
+
+		if (r != NULL)
+		{
+			/* the reading: a homophone is the same unit (tfp_align.h) */
+			uint64_t	h = READING_INIT;
+
+			while (*r)
+				h = (h ^ (unsigned char) *r++) * HASH_MUL;
+			t->h[i] = tfp_fmix64(h);
+		}
+		else
+			t->h[i] = tfp_fmix64(k->h + (uint64_t) k->kind);
 		t->bs[i] = k->start;
 		t->be[i] = k->end;
 		t->w[i + 1] = t->w[i] + wt;
@@ -123,6 +138,7 @@ tok_add(tok *k, int kind, uint32_t cp, uint32_t pos, uint32_t end)
 	{
 		k->kind = kind;
 		k->h = (uint64_t) kind << 32;
+		k->first = cp;
 		k->start = pos;
 		k->ncp = 0;
 	}
@@ -232,6 +248,7 @@ read_units(state *st, const char *s, size_t len, utext *t)
 		return TFP_ALIGN_ENOMEM;
 	memset(&k, 0, sizeof(k));
 	k.t = t;
+	k.reading = st->o->reading;
 	t->w[0] = 0;
 	tokenize((const unsigned char *) s, len, st->o->fold, &k, st);
 	memset(t->occ, 0, n);

@@ -11,7 +11,9 @@
  * class) or a word (a maximal run of word characters with their marks);
  * separators (white space, punctuation, symbols) and ignorable code points
  * are not units, so punctuation and spacing never matter.  Two units are
- * equal when their folded code points are.  The LENGTH of a unit is 1 for a
+ * equal when their folded code points are; with the option "reading", two
+ * han units whose first code points have a Mandarin reading (tfp_pinyin())
+ * are equal when the readings are, so homophones (同音字) match.  The LENGTH of a unit is 1 for a
  * Han character and 2 for a word (a Chinese word is about two characters);
  * lengths of passages and texts, min_length, seed and max_gap are measured
  * in it.
@@ -90,6 +92,7 @@ typedef struct tfp_align_opts
 	int			seed;			/* 1..TFP_ALIGN_MAX_SEED */
 	int			max_gap;		/* 0..TFP_ALIGN_MAX_GAP */
 	unsigned	fold;			/* TFP_FOLD_* flags */
+	int			reading;		/* 1: han units equal by their reading */
 } tfp_align_opts;
 
 /* Memory and interrupts: alloc returns NULL on failure (or does not

@@ -16,26 +16,14 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "align.h"
 #include "pairs.h"
 #include "textfp.h"
-#include "tfp_align.h"
 
 PG_FUNCTION_INFO_V1(textfp_align);
 PG_FUNCTION_INFO_V1(textfp_copied_share);
 PG_FUNCTION_INFO_V1(textfp_compare_html);
 PG_FUNCTION_INFO_V1(textfp_compare_css);
-
-/* A text argument as UTF-8, with what maps its byte offsets to characters. */
-typedef struct AlignText
-{
-	const char *utf8;
-	size_t		len;
-	bool		bytes;			/* SQL_ASCII: a character is a byte */
-	uint32	   *starts;			/* NULL: a character is a code point of the
-								 * copy; else starts[c] = first byte of
-								 * character c in the copy (nchars + 1) */
-	uint32		nchars;
-} AlignText;
 
 static void *
 align_alloc(void *arg, size_t size)
@@ -49,7 +37,7 @@ align_free(void *arg, void *p)
 	pfree(p);
 }
 
-static const tfp_align_env align_env = {align_alloc, align_free, NULL, textfp_interrupt_tick};
+const tfp_align_env textfp_align_env = {align_alloc, align_free, NULL, textfp_interrupt_tick};
 
 /*
  * The UTF-8 copy of a text.  Conversions from the server encodings map one
@@ -58,8 +46,8 @@ static const tfp_align_env align_env = {align_alloc, align_free, NULL, textfp_in
  * differ, the copy is made character by character, keeping where each one
  * starts.
  */
-static void
-align_text(text *t, AlignText *at)
+void
+textfp_align_text(text *t, AlignText *at)
 {
 	int			enc = GetDatabaseEncoding();
 	const char *s = VARDATA_ANY(t);
@@ -125,8 +113,8 @@ char_at(const AlignText *at, uint32 off)
 }
 
 /* the passages' character offsets on one side, for the server's text */
-static void
-map_chars(const AlignText *at, tfp_align_result *r, int side)
+void
+textfp_align_map_chars(const AlignText *at, tfp_align_result *r, int side)
 {
 	for (size_t k = 0; k < r->n; k++)
 	{
@@ -184,6 +172,7 @@ align_opts(FunctionCallInfo fcinfo, tfp_align_opts *o)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("max_gap must be between 0 and %d, not %d", TFP_ALIGN_MAX_GAP, max_gap),
 				 errdetail("max_gap is the largest edit bridged inside one passage.")));
+	memset(o, 0, sizeof(*o));
 	o->min_length = min_length;
 	o->seed = seed;
 	o->max_gap = max_gap;
@@ -200,9 +189,9 @@ align_args(FunctionCallInfo fcinfo, AlignText *a, AlignText *b, tfp_align_result
 	int			rc;
 
 	align_opts(fcinfo, &o);
-	align_text(PG_GETARG_TEXT_PP(0), a);
-	align_text(PG_GETARG_TEXT_PP(1), b);
-	rc = tfp_align(a->utf8, a->len, b->utf8, b->len, &o, &align_env, r);
+	textfp_align_text(PG_GETARG_TEXT_PP(0), a);
+	textfp_align_text(PG_GETARG_TEXT_PP(1), b);
+	rc = tfp_align(a->utf8, a->len, b->utf8, b->len, &o, &textfp_align_env, r);
 	if (rc == TFP_ALIGN_ETOOBIG)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -214,8 +203,8 @@ align_args(FunctionCallInfo fcinfo, AlignText *a, AlignText *b, tfp_align_result
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory"),
 				 errdetail("Aligning the texts needed more memory than could be allocated.")));
-	map_chars(a, r, 0);
-	map_chars(b, r, 1);
+	textfp_align_map_chars(a, r, 0);
+	textfp_align_map_chars(b, r, 1);
 }
 
 /*
@@ -292,7 +281,7 @@ textfp_compare_html(PG_FUNCTION_ARGS)
 	h.page = PG_GETARG_BOOL(9);
 	h.a_title = textfp_text_utf8(PG_GETARG_TEXT_PP(10), &h.a_title_len);
 	h.b_title = textfp_text_utf8(PG_GETARG_TEXT_PP(11), &h.b_title_len);
-	len = tfp_align_html(NULL, max, a.utf8, a.len, b.utf8, b.len, &r, &h, &align_env);
+	len = tfp_align_html(NULL, max, a.utf8, a.len, b.utf8, b.len, &r, &h, &textfp_align_env);
 	if (len == SIZE_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -300,7 +289,7 @@ textfp_compare_html(PG_FUNCTION_ARGS)
 				 errdetail("The HTML would be longer than %zu bytes.", max),
 				 errhint("Use context to show only the passages, or compare shorter texts.")));
 	out = palloc_extended(len + 1, MCXT_ALLOC_HUGE);
-	tfp_align_html(out, max, a.utf8, a.len, b.utf8, b.len, &r, &h, &align_env);
+	tfp_align_html(out, max, a.utf8, a.len, b.utf8, b.len, &r, &h, &textfp_align_env);
 	out[len] = '\0';
 	conv = pg_any_to_server(out, (int) len, PG_UTF8);
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(conv, conv == out ? (int) len : (int) strlen(conv)));

@@ -342,6 +342,15 @@ bp_terms(const void *value, int32 *nhashes)
 
 static const textfp_lexicon_kind bp_kind = {BP_HDRSZ, bp_ident, bp_terms};
 
+/* the hash set of a textfp_boilerplate argument (cached at the call site) */
+const textfp_termset_cache *
+textfp_boilerplate_arg(FunctionCallInfo fcinfo, int argno)
+{
+	bool		loaded;
+
+	return textfp_lexicon_set(fcinfo, argno, &bp_kind, sizeof(textfp_termset_cache), &loaded);
+}
+
 /* textfp_strip_boilerplate(body text, boilerplate textfp_boilerplate) returns text */
 PG_FUNCTION_INFO_V1(textfp_strip_boilerplate);
 Datum

@@ -39,4 +39,7 @@ extern textfp_termset_cache *textfp_lexicon_set(FunctionCallInfo fcinfo, int arg
 												const textfp_lexicon_kind *kind,
 												Size cache_size, bool *loaded);
 
+/* the set of a textfp_boilerplate argument (boilerplate.c) */
+extern const textfp_termset_cache *textfp_boilerplate_arg(FunctionCallInfo fcinfo, int argno);
+
 #endif							/* TEXTFP_TERMSET_CACHE_H */

@@ -63,6 +63,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.seed = 1 + data[1] % TFP_ALIGN_MAX_SEED;
 	o.max_gap = data[2] % (TFP_ALIGN_MAX_GAP + 1);
 	o.fold = data[3] & 7;
+	o.reading = (data[3] >> 3) & 1;
 	mode = (data[3] >> 3) & 3;
 	memset(&h, 0, sizeof(h));
 	h.page = (data[3] >> 5) & 1;

@@ -19,7 +19,9 @@
 -- * each of its operators (pg_amop, left type T) is probed with a right-hand
 --   side: another row's value when the right type is T (or body for text);
 --   else a function of the extension returning the right type from (T,
---   int4) (simhash_ball, pinyin_dna_query, ...) at the bounds 1, 3 and 6.
+--   int4) (simhash_ball, pinyin_dna_query, ...) at the bounds 1, 3 and 6,
+--   or from (T, float8) (set_jaccard_query, minhash_query) at 0.3, 0.5
+--   and 0.8 (further arguments with defaults keep them).
 --   Search operators give "WHERE col OP rhs", ordering operators
 --   "ORDER BY col OP rhs LIMIT 10".
 
@@ -86,6 +88,8 @@ DECLARE
 	colname text;
 	value text;
 	ctor text;
+	is_float boolean;
+	bound text;
 	b int;
 BEGIN
 	FOR o IN SELECT * FROM tfp_probe.opclasses() LOOP
@@ -122,23 +126,29 @@ BEGIN
 				RETURN NEXT;
 				CONTINUE;
 			END IF;
-			SELECT pg_catalog.format('%I.%I', n.nspname, p.proname) INTO ctor
+			-- (T, int4) at the bounds 1, 3, 6, or else (T, float8) at 0.3, 0.5, 0.8;
+			-- later arguments with defaults take them
+			SELECT pg_catalog.format('%I.%I', n.nspname, p.proname),
+			       p.proargtypes[1] = 'float8'::regtype INTO ctor, is_float
 			FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
 			WHERE p.oid IN (SELECT tfp_probe.members('pg_proc'))
 			  AND p.prokind = 'f' AND NOT p.proretset AND p.prorettype = a.rt
-			  AND p.pronargs = 2 AND p.proargtypes[0] = o.typ AND p.proargtypes[1] = 'int4'::regtype
-			ORDER BY p.proname LIMIT 1;
+			  AND p.pronargs - p.pronargdefaults = 2 AND p.proargtypes[0] = o.typ
+			  AND p.proargtypes[1] IN ('int4'::regtype, 'float8'::regtype)
+			ORDER BY p.proargtypes[1] = 'float8'::regtype, p.pronargs, p.proname LIMIT 1;
 			IF ctor IS NULL THEN
 				probe := NULL;		-- no way to make the right operand: listed, not probed
 				RETURN NEXT;
 				CONTINUE;
 			END IF;
 			FOREACH b IN ARRAY ARRAY[1, 3, 6] LOOP
+				bound := CASE WHEN NOT is_float THEN b::text
+					WHEN b = 1 THEN '0.3' WHEN b = 3 THEN '0.5' ELSE '0.8' END;
 				probe := pg_catalog.format('%I OPERATOR(%I.%s) %s(%s, %s)', colname, a.opnsp,
-					a.oprname, ctor, value, b);
+					a.oprname, ctor, value, bound);
 				IF a.purpose = 'o' THEN
 					probe := pg_catalog.format('ORDER BY %I OPERATOR(%I.%s) %s(%s, %s) LIMIT 10',
-						colname, a.opnsp, a.oprname, ctor, value, b);
+						colname, a.opnsp, a.oprname, ctor, value, bound);
 				END IF;
 				RETURN NEXT;
 			END LOOP;

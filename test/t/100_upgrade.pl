@@ -19,7 +19,8 @@ my $src = $ENV{TEXTFP_SRCDIR} or die "TEXTFP_SRCDIR is not set";
 # The install scripts of released versions are frozen: installed databases
 # were made by exactly these bytes, and an update path is only tested for
 # them.  Releasing a version adds its line (sha256 of upgrade/textfp--V.sql).
-my %frozen = ('1.0' => 'b3b64ca0dd9335e5ae1ca47d4748c3059c23331696dea9ba4b4ef5c74c545268');
+my %frozen = ('1.0' => 'b3b64ca0dd9335e5ae1ca47d4748c3059c23331696dea9ba4b4ef5c74c545268',
+	'1.1' => '79f0083743a494a9f22d116796e0b432cbfd3897d7fe65446bc6d7b8bef3585f');
 
 my $node = PostgreSQL::Test::Cluster->new('upgrade');
 $node->init;

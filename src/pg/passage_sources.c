@@ -1,0 +1,447 @@
+/*
+ * passage_sources.c -- textfp_sources(query, corpus, ...): the stored
+ * documents a text took passages from, each with its passages, ranked by
+ * the share of the text they cover
+ *
+ *  1. The query's seeds (passage_hits.c), with the options of the corpus's
+ *     passage indexes (or the defaults when the tables are read instead).
+ *  2. Their hits in every table of the corpus (a leaf partition each):
+ *     rows with a seed of equal key and context byte.  By the guarantee of
+ *     src/core/tfp_passage.h every stored row sharing a run of t = w + k - 1
+ *     units with the query has one, but for runs made only of seeds over
+ *     max_docs (common text) and boilerplate lines of the lexicon.
+ *  3. The rows with hits are candidates, best evidence first
+ *     (tfp_sources.h); each of the first max_candidates is fetched (as the
+ *     snapshot sees it) and aligned with the query (tfp_align, homophones
+ *     equal: option reading), and is a source when a passage of at least
+ *     min_length (Han characters, a word counting as two) is found.
+ *  4. Sources are ranked by the share of the query inside their passages,
+ *     then by their longest passage, then by id; a row per passage of the
+ *     first max_sources, with how common the passage is.
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/index.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_type.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rls.h"
+#include "utils/snapmgr.h"
+
+#include "pairs.h"
+#include "passage_am.h"
+#include "passage_sources.h"
+#include "termset_cache.h"
+#include "textfp.h"
+
+PG_FUNCTION_INFO_V1(textfp_sources);
+
+typedef struct Source
+{
+	int64		id;
+	double		share;
+	uint64		longest;
+	tfp_align_result r;			/* passages, characters mapped */
+	uint32	   *freq;			/* per passage */
+} Source;
+
+static AttrNumber
+column_of(Relation rel, const char *name)
+{
+	AttrNumber	a = get_attnum(RelationGetRelid(rel), name);
+
+	if (a == InvalidAttrNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation \"%s\" does not exist",
+						name, RelationGetRelationName(rel))));
+	return a;
+}
+
+/* the passage index of a table on the column, or NULL */
+static Relation
+passage_index_of(Relation rel, AttrNumber att)
+{
+	List	   *ids = RelationGetIndexList(rel);
+	ListCell   *lc;
+	Relation	found = NULL;
+
+	foreach(lc, ids)
+	{
+		Relation	ix = index_open(lfirst_oid(lc), AccessShareLock);
+
+		if (found == NULL && pas_is_passage_index(ix) && ix->rd_index->indisvalid &&
+			ix->rd_index->indnatts == 1 && ix->rd_index->indkey.values[0] == att &&
+			ix->rd_opcintype[0] == TEXTOID && RelationGetIndexPredicate(ix) == NIL)
+			found = ix;
+		else
+			index_close(ix, AccessShareLock);
+	}
+	list_free(ids);
+	return found;
+}
+
+/* the tables of the corpus, checked: SELECT, no row security, plain heaps */
+static SrcLeaf *
+corpus_leaves(Oid relid, const char *idcol, const char *textcol, bool use_index, int *nleaves)
+{
+	Relation	rel = try_relation_open(relid, AccessShareLock);
+	AttrNumber	ia,
+				ta;
+	List	   *kids;
+	ListCell   *lc;
+	SrcLeaf    *leaves;
+	int			n = 0;
+
+	if (rel == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	if (textfp_citus_table_kind(relid) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("textfp_sources() does not read the Citus %s table %s",
+						textfp_citus_table_kind(relid), RelationGetRelationName(rel)),
+				 errdetail("Its rows and their passage indexes are in the shards on the workers."),
+				 errhint("Run textfp_sources() on the distributed table through textfp_sources_citus() (docs/citus.md).")));
+	if (rel->rd_rel->relkind != RELKIND_RELATION &&
+		rel->rd_rel->relkind != RELKIND_PARTITIONED_TABLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a table", RelationGetRelationName(rel)),
+				 errdetail("textfp_sources() reads a table or a partitioned table and its passage indexes.")));
+	ia = column_of(rel, idcol);
+	ta = column_of(rel, textcol);
+	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
+		(pg_attribute_aclcheck(relid, ia, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
+		 pg_attribute_aclcheck(relid, ta, GetUserId(), ACL_SELECT) != ACLCHECK_OK))
+		aclcheck_error(ACLCHECK_NO_PRIV, get_relkind_objtype(rel->rd_rel->relkind),
+					   RelationGetRelationName(rel));
+	if (!textfp_is_int_type(getBaseType(get_atttype(relid, ia))))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" of \"%s\" is not of an integer type", idcol,
+						RelationGetRelationName(rel)),
+				 errdetail("textfp_sources() returns the ids of the sources as bigint.")));
+	if (getBaseType(get_atttype(relid, ta)) != TEXTOID &&
+		getBaseType(get_atttype(relid, ta)) != VARCHAROID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" of \"%s\" is not of type text", textcol,
+						RelationGetRelationName(rel)),
+				 errdetail("textfp_sources() aligns the query with the stored texts.")));
+	kids = find_all_inheritors(relid, AccessShareLock, NULL);
+	leaves = palloc0(sizeof(SrcLeaf) * list_length(kids));
+	foreach(lc, kids)
+	{
+		Oid			kid = lfirst_oid(lc);
+		Relation	r = table_open(kid, NoLock);
+		SrcLeaf    *l;
+
+		if (RELATION_IS_OTHER_TEMP(r))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot access temporary tables of other sessions")));
+		if (check_enable_rls(kid, InvalidOid, false) == RLS_ENABLED)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("textfp_sources() does not read \"%s\": it has row-level security",
+							RelationGetRelationName(r)),
+					 errdetail("Its rows are read through its passage index, not through a query the policies would filter.")));
+		if (r->rd_rel->relkind != RELKIND_RELATION)
+		{
+			if (r->rd_rel->relkind != RELKIND_PARTITIONED_TABLE)
+				ereport(ERROR,
+						(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+						 errmsg("partition \"%s\" of \"%s\" is not a table",
+								RelationGetRelationName(r), RelationGetRelationName(rel)),
+						 errdetail("textfp_sources() reads tables and their passage indexes.")));
+			table_close(r, NoLock);
+			continue;
+		}
+		l = &leaves[n++];
+		l->rel = r;
+		l->idatt = column_of(r, idcol);
+		l->textatt = column_of(r, textcol);
+		l->idtype = getBaseType(get_atttype(kid, l->idatt));
+		if (use_index)
+		{
+			l->index = passage_index_of(r, l->textatt);
+			if (l->index == NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_OBJECT),
+						 errmsg("table \"%s\" has no passage index on column \"%s\"",
+								RelationGetRelationName(r), textcol),
+						 errdetail("textfp_sources() finds candidate sources through a passage index on the text column of every table of the corpus."),
+#if PG_VERSION_NUM >= 150000
+						 errhint("CREATE INDEX ON %s USING passage (%s); or call textfp_sources(..., use_index => false) to read the whole table.",
+								 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(r)),
+															RelationGetRelationName(r)),
+								 quote_identifier(textcol))
+#else
+						 errhint("The passage index needs PostgreSQL 15 or later; call textfp_sources(..., use_index => false) to read the whole table.")
+#endif
+						 ));
+		}
+	}
+	table_close(rel, NoLock);
+	*nleaves = n;
+	return leaves;
+}
+
+/* the options of the corpus's indexes (all the same), or the defaults */
+static tfp_passage_opts
+corpus_opts(SrcLeaf *leaves, int n)
+{
+	tfp_passage_opts o = {TFP_PASSAGE_DEFAULT_K, TFP_PASSAGE_DEFAULT_W, 1};
+
+	for (int i = 0; i < n; i++)
+	{
+		PasMetaData m;
+		tfp_passage_opts mo;
+
+		if (leaves[i].index == NULL)
+			continue;
+		pas_read_meta(leaves[i].index, &m);
+		mo = pas_meta_opts(&m);
+		if (i > 0 && (mo.k != o.k || mo.w != o.w || mo.reading != o.reading))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the passage indexes of the corpus have different options"),
+					 errdetail("Index \"%s\" has k=%d w=%d reading=%d, an earlier one k=%d w=%d reading=%d.",
+							   RelationGetRelationName(leaves[i].index), mo.k, mo.w, mo.reading,
+							   o.k, o.w, o.reading)));
+		o = mo;
+	}
+	return o;
+}
+
+static int
+cmp_source(const void *a, const void *b)
+{
+	const Source *x = a,
+			   *y = b;
+
+	if (x->share != y->share)
+		return x->share > y->share ? -1 : 1;
+	if (x->longest != y->longest)
+		return x->longest > y->longest ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void
+check_arg(bool cond, const char *msg, const char *detail)
+{
+	if (!cond)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", msg), errdetail("%s", detail)));
+}
+
+/*
+ * textfp_sources(query text, corpus regclass, id_column name, text_column
+ *				  name, min_length int4, max_sources int4, max_docs int4,
+ *				  boilerplate textfp_boilerplate, use_index boolean,
+ *				  max_candidates int4)
+ * RETURNS TABLE(rank, source_id, share, source_passages, passage,
+ *				 source_start, source_length, query_start, query_length,
+ *				 matched, similarity, frequency)
+ */
+Datum
+textfp_sources(PG_FUNCTION_ARGS)
+{
+	TupleDesc	desc;
+	Tuplestorestate *ts;
+	int32		min_length,
+				max_sources,
+				max_docs,
+				max_candidates;
+	bool		use_index;
+	const tfp_termset *lexicon = NULL;
+	SrcLeaf    *leaves;
+	int			nleaves;
+	SrcQuery	q;
+	SrcHits		h;
+	Source	   *src;
+	int			nsrc = 0;
+	tfp_align_opts ao;
+	uint32	   *scratch;
+	Snapshot	snap = GetActiveSnapshot();
+
+	for (int i = 0; i < 10; i++)
+		if (i != 7 && PG_ARGISNULL(i))
+		{
+			if (i >= 2)
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("the arguments of textfp_sources() but boilerplate must not be null")));
+			/* a NULL query or corpus: no sources */
+			(void) textfp_srf_materialize(fcinfo, &desc);
+			return (Datum) 0;
+		}
+	min_length = PG_GETARG_INT32(4);
+	max_sources = PG_GETARG_INT32(5);
+	max_docs = PG_GETARG_INT32(6);
+	use_index = PG_GETARG_BOOL(8);
+	max_candidates = PG_GETARG_INT32(9);
+	check_arg(min_length >= 1 && min_length <= TFP_ALIGN_MAX_MIN_LENGTH,
+			  psprintf("min_length must be between 1 and %d, not %d", TFP_ALIGN_MAX_MIN_LENGTH, min_length),
+			  "min_length is the shortest passage reported, in Han characters (a word counts as two).");
+	check_arg(max_sources >= 1,
+			  psprintf("max_sources must be at least 1, not %d", max_sources),
+			  "max_sources is the number of sources returned, best first.");
+	check_arg(max_docs >= 0,
+			  psprintf("max_docs must be 0 or more, not %d", max_docs),
+			  "A seed found in more than max_docs rows of a table is too common to look up (0: no limit).");
+	check_arg(max_candidates >= 1,
+			  psprintf("max_candidates must be at least 1, not %d", max_candidates),
+			  "max_candidates is the number of rows with hits that are aligned with the query, best evidence first.");
+	if (!PG_ARGISNULL(7))
+	{
+		const textfp_termset_cache *c = textfp_boilerplate_arg(fcinfo, 7);
+
+		if (c->nterms > 0)
+			lexicon = &c->set;
+	}
+
+	leaves = corpus_leaves(PG_GETARG_OID(1), NameStr(*PG_GETARG_NAME(2)),
+						   NameStr(*PG_GETARG_NAME(3)), use_index, &nleaves);
+	/* the query's seeds, with the corpus's options */
+	{
+		tfp_passage_opts o = corpus_opts(leaves, nleaves);
+
+		src_query_prepare(&q, PG_GETARG_TEXT_PP(0), &o, lexicon);
+	}
+	memset(&h, 0, sizeof(h));
+	for (int i = 0; i < nleaves; i++)
+	{
+		if (leaves[i].index)
+			src_hits_index(&h, i, &leaves[i], &q, (uint32) max_docs);
+		else
+			src_hits_scan(&h, i, &leaves[i], &q, (uint32) max_docs);
+	}
+	src_candidates(&h, &q);
+
+	/* 3. confirm by alignment */
+	memset(&ao, 0, sizeof(ao));
+	ao.min_length = min_length;
+	ao.seed = TFP_ALIGN_DEFAULT_SEED;
+	ao.max_gap = TFP_ALIGN_DEFAULT_MAX_GAP;
+	ao.fold = TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN;
+	ao.reading = q.o.reading;
+	src = palloc0(sizeof(Source) * Max(Min(h.ncands, (Size) max_candidates), 1));
+	scratch = palloc(sizeof(uint32) * Max(q.nseeds, 1));
+	{
+		TupleTableSlot **slots = palloc0(sizeof(TupleTableSlot *) * nleaves);
+		IndexFetchTableData **fetch = palloc0(sizeof(IndexFetchTableData *) * nleaves);
+
+		for (Size c = 0; c < h.ncands && c < (Size) max_candidates; c++)
+		{
+			SrcCand    *cand = &h.cands[c];
+			SrcLeaf    *l = &leaves[cand->leaf];
+			bool		call_again = false,
+						all_dead = false,
+						isnull;
+			Datum		idv,
+						tv;
+			AlignText	st;
+			Source	   *s = &src[nsrc];
+			int			rc;
+			ItemPointerData tid = cand->tid;
+
+			CHECK_FOR_INTERRUPTS();
+			if (slots[cand->leaf] == NULL)
+			{
+				slots[cand->leaf] = table_slot_create(l->rel, NULL);
+				fetch[cand->leaf] = table_index_fetch_begin(l->rel);
+			}
+			if (!table_index_fetch_tuple(fetch[cand->leaf], &tid, snap, slots[cand->leaf],
+										 &call_again, &all_dead))
+				continue;
+			idv = slot_getattr(slots[cand->leaf], l->idatt, &isnull);
+			if (isnull)
+				continue;
+			tv = slot_getattr(slots[cand->leaf], l->textatt, &isnull);
+			if (isnull)
+				continue;
+			textfp_align_text(DatumGetTextPP(tv), &st);
+			rc = tfp_align(st.utf8, st.len, q.text.utf8, q.text.len, &ao, &textfp_align_env, &s->r);
+			if (rc == TFP_ALIGN_ETOOBIG)
+				continue;		/* a stored text too long to align: not a source */
+			if (rc != TFP_ALIGN_OK)
+				ereport(ERROR,
+						(errcode(ERRCODE_OUT_OF_MEMORY),
+						 errmsg("out of memory"),
+						 errdetail("Aligning the query with a stored text needed more memory than could be allocated.")));
+			if (s->r.n == 0)
+				continue;
+			textfp_align_map_chars(&st, &s->r, 0);
+			textfp_align_map_chars(&q.text, &s->r, 1);
+			s->id = textfp_int_datum(idv, l->idtype);
+			s->share = s->r.b_total ? (double) s->r.b_covered / (double) s->r.b_total : 0;
+			s->freq = palloc(sizeof(uint32) * s->r.n);
+			for (size_t k = 0; k < s->r.n; k++)
+			{
+				tfp_align_passage *p = &s->r.p[k];
+				uint32		u0 = (uint32) tfp_src_unit_of_byte(q.ends, q.nunits, p->b_start),
+							u1 = p->b_end > 0 ?
+					(uint32) tfp_src_unit_of_byte(q.ends, q.nunits, p->b_end - 1) + 1 : 0;
+
+				s->longest = Max(s->longest, p->b_len);
+				s->freq[k] = tfp_src_frequency(q.seed_units, q.df, q.common, q.nseeds, u0, u1,
+											   q.o.k, (uint32) max_docs, scratch);
+			}
+			nsrc++;
+		}
+		for (int i = 0; i < nleaves; i++)
+			if (slots[i])
+			{
+				table_index_fetch_end(fetch[i]);
+				ExecDropSingleTupleTableSlot(slots[i]);
+			}
+	}
+	qsort(src, nsrc, sizeof(Source), cmp_source);
+
+	/* 4. the rows */
+	ts = textfp_srf_materialize(fcinfo, &desc);
+	for (int i = 0; i < nsrc && i < max_sources; i++)
+	{
+		Source	   *s = &src[i];
+
+		for (size_t k = 0; k < s->r.n; k++)
+		{
+			tfp_align_passage *p = &s->r.p[k];
+			Datum		v[12];
+			bool		nulls[12] = {0};
+
+			v[0] = Int32GetDatum(i + 1);
+			v[1] = Int64GetDatum(s->id);
+			v[2] = Float8GetDatum(s->share);
+			v[3] = Int32GetDatum((int32) s->r.n);
+			v[4] = Int32GetDatum((int32) k + 1);
+			v[5] = Int32GetDatum((int32) p->a_cstart + 1);
+			v[6] = Int32GetDatum((int32) p->a_clen);
+			v[7] = Int32GetDatum((int32) p->b_cstart + 1);
+			v[8] = Int32GetDatum((int32) p->b_clen);
+			v[9] = Int32GetDatum((int32) p->matched);
+			v[10] = Float8GetDatum(2.0 * p->matched / ((double) p->a_len + p->b_len));
+			v[11] = Int32GetDatum((int32) s->freq[k]);
+			tuplestore_putvalues(ts, desc, v, nulls);
+		}
+	}
+	for (int i = 0; i < nleaves; i++)
+	{
+		if (leaves[i].index)
+			index_close(leaves[i].index, AccessShareLock);
+		table_close(leaves[i].rel, NoLock);
+	}
+	return (Datum) 0;
+}
