@@ -346,7 +346,8 @@ src_candidates(SrcHits *h, const SrcQuery *q)
 	h->ncands = ncand;
 	qsort(h->cands, ncand, sizeof(SrcCand), cmp_cand);
 	/* the hits in candidate groups, for whoever wants them later */
-	pfree(h->hit);
+	if (h->hit)
+		pfree(h->hit);
 	h->hit = hits;
 	pfree(ord);
 }
