@@ -22,18 +22,19 @@ PG_SRCS     = $(sort $(wildcard src/pg/*.c))
 OBJS        = $(patsubst %.c,%.o,$(CORE_SRCS) $(PG_SRCS))
 
 # The install script is assembled from the fragments in src/sql/ (one per
-# concern, applied in file-name order).  upgrade/ holds the frozen install
-# script of every earlier version and the hand-written head of each update
-# script; an update script is its head followed by the fragments that
-# version added (1.1: those numbered 60 to 79; 1.2: 80 and up).  Every path
-# is tested by test/t/100_upgrade.pl.
+# concern, applied in file-name order).  upgrade/ holds what released
+# versions shipped, frozen: the install script of every earlier version and
+# the update scripts between them (textfp--1.0--1.1.sql).  The update to the
+# version in development is its hand-written head (what it drops or changes
+# of the last release) followed by the fragments of the objects it
+# redefines and of the objects it adds (1.2: 64b and 65b redefined, those
+# numbered 80 and up new).  Every path is tested by test/t/100_upgrade.pl.
 FRAGMENTS     = $(sort $(wildcard src/sql/*.sql))
-FRAGMENTS_1_0 = $(sort $(wildcard src/sql/[0-5]*.sql))
-FRAGMENTS_1_1 = $(sort $(wildcard src/sql/[6-7]*.sql))
-FRAGMENTS_1_2 = $(filter-out $(FRAGMENTS_1_0) $(FRAGMENTS_1_1),$(FRAGMENTS))
-DATA_built  = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--1.0--1.1.sql \
-			  $(EXTENSION)--1.1--1.2.sql
-DATA        = upgrade/$(EXTENSION)--1.0.sql upgrade/$(EXTENSION)--1.1.sql
+FRAGMENTS_1_2 = src/sql/64b_check_arrivals.sql src/sql/65b_report.sql \
+				$(sort $(wildcard src/sql/[8-9]*.sql))
+DATA_built  = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--1.1--1.2.sql
+DATA        = upgrade/$(EXTENSION)--1.0.sql upgrade/$(EXTENSION)--1.1.sql \
+			  upgrade/$(EXTENSION)--1.0--1.1.sql
 
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --load-extension=$(EXTENSION)
@@ -63,9 +64,6 @@ core-check: src/core/.core-check
 $(shlib): src/core/.core-check
 
 $(EXTENSION)--$(EXTVERSION).sql: $(FRAGMENTS)
-	cat $^ > $@
-
-$(EXTENSION)--1.0--1.1.sql: upgrade/$(EXTENSION)--1.0--1.1.head.sql $(FRAGMENTS_1_1)
 	cat $^ > $@
 
 $(EXTENSION)--1.1--1.2.sql: upgrade/$(EXTENSION)--1.1--1.2.head.sql $(FRAGMENTS_1_2)

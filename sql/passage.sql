@@ -5,6 +5,9 @@
 -- seed), the text and binary forms, the %& operator, every server encoding,
 -- and bad input.
 --
+-- (a schema of its own: the tables of the tests of a stream share a database)
+CREATE SCHEMA passage_t;
+SET search_path = passage_t, public;
 \i sql/include/err.sql
 \i sql/include/golden_texts.sql
 
@@ -107,6 +110,7 @@ CREATE TABLE g (id int, body text, expected text);
 SELECT current_setting('server_encoding') AS enc, count(*) AS texts,
        count(*) FILTER (WHERE passage_fp(body)::text <> expected) AS mismatches FROM g;
 \c :regdb
+SET search_path = passage_t, public;
 DROP DATABASE textfp_pfp_euc_cn;
 DROP DATABASE textfp_pfp_latin1;
 DROP DATABASE textfp_pfp_sql_ascii;
@@ -141,3 +145,5 @@ SELECT 'v1 k=5 w=9 reading=0 units=0 empty'::passage_fingerprint;
 -- NULL in, NULL out; the empty text has no seeds
 SELECT passage_fp(NULL) IS NULL AS null_in, passage_fp('') AS empty,
        passage_fp_count(passage_fp('一二三四')) AS under_k;
+RESET search_path;
+DROP SCHEMA passage_t CASCADE;

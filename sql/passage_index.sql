@@ -13,6 +13,9 @@ SELECT amname FROM pg_am WHERE amname = 'passage';
 \if :no_passage
 \quit
 \endif
+-- (a schema of its own: the tables of the tests of a stream share a database)
+CREATE SCHEMA passage_index_t;
+SET search_path = passage_index_t, public;
 \i sql/include/err.sql
 SET jit = off;
 SELECT setseed(0.33);
@@ -164,3 +167,5 @@ CREATE TABLE empty (body text);
 CREATE INDEX empty_p ON empty USING passage (body);
 SELECT rows_indexed, sorted_entries, runs FROM passage_index_stats('empty_p');
 SELECT count(*) FROM empty WHERE body %& passage_query('一段不在表里的文字，足够长，能有种子', 1);
+RESET search_path;
+DROP SCHEMA passage_index_t CASCADE;

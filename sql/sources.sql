@@ -8,6 +8,9 @@
 --
 -- From PostgreSQL 15 the corpus has a passage index; on 13 and 14 (no
 -- passage method) the same answers come from reading the table.
+-- (a schema of its own: the tables of the tests of a stream share a database)
+CREATE SCHEMA sources_t;
+SET search_path = sources_t, public;
 SELECT pg_catalog.current_setting('server_version_num')::int4 >= 150000 AS use_index \gset
 \i sql/include/err.sql
 SET jit = off;
@@ -179,7 +182,7 @@ SELECT count(*) FROM textfp_sources('x', NULL);
 SELECT count(*) FROM textfp_sources('', 'doc', use_index => :'use_index');
 -- privileges: SELECT on the table (or on both columns) is needed
 CREATE ROLE textfp_sources_reader;
-GRANT USAGE ON SCHEMA public TO textfp_sources_reader;
+GRANT USAGE ON SCHEMA public, sources_t TO textfp_sources_reader;
 SET ROLE textfp_sources_reader;
 SELECT split_part(err($$SELECT * FROM textfp_sources('x', 'doc', use_index => false)$$), ':', 1) AS no_privilege;
 RESET ROLE;
@@ -195,5 +198,7 @@ SET ROLE textfp_sources_reader;
 SELECT err($$SELECT * FROM textfp_sources('x', 'rls', use_index => false)$$) AS row_security;
 RESET ROLE;
 REVOKE ALL ON doc, rls FROM textfp_sources_reader;
-REVOKE ALL ON SCHEMA public FROM textfp_sources_reader;
+REVOKE ALL ON SCHEMA public, sources_t FROM textfp_sources_reader;
 DROP ROLE textfp_sources_reader;
+RESET search_path;
+DROP SCHEMA sources_t CASCADE;
