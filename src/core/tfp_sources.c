@@ -196,3 +196,23 @@ tfp_src_mask_units(const uint32_t *starts, size_t n, const uint32_t *lines, size
 		mask[i] = j < nlines && lines[2 * j] <= starts[i];
 	}
 }
+
+void
+tfp_src_window(const uint32_t *starts, const uint32_t *ends, size_t n, uint32_t u0,
+			   uint32_t u1, uint32_t r, uint32_t *b0, uint32_t *b1)
+{
+	size_t		lo = u0 > r ? u0 - r : 0,
+				hi = (size_t) u1 + r;
+
+	if (n == 0)
+	{
+		*b0 = *b1 = 0;
+		return;
+	}
+	if (hi > n)
+		hi = n;
+	if (lo >= hi)
+		lo = hi - 1;
+	*b0 = starts[lo];
+	*b1 = ends[hi - 1];
+}

@@ -65,6 +65,14 @@ extern uint32_t tfp_src_frequency(const uint32_t *units, const uint32_t *df,
 								  const uint8_t *common, size_t n, uint32_t u0,
 								  uint32_t u1, int k, uint32_t cap, uint32_t *scratch);
 
+/*
+ * A window around a chain: the byte range [*b0, *b1) of units [u0 - r,
+ * u1 + r) clipped to the n units (starts, ends: their byte spans); 0, 0 if
+ * there are no units.
+ */
+extern void tfp_src_window(const uint32_t *starts, const uint32_t *ends, size_t n,
+						   uint32_t u0, uint32_t u1, uint32_t r, uint32_t *b0, uint32_t *b1);
+
 /* the first unit whose span ends after byte b: ends[0..n) increasing */
 extern size_t tfp_src_unit_of_byte(const uint32_t *ends, size_t n, uint32_t b);
 

@@ -33,6 +33,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
 
@@ -52,6 +53,75 @@ typedef struct Source
 	tfp_align_result r;			/* passages, characters mapped */
 	uint32	   *freq;			/* per passage */
 } Source;
+
+/* the byte spans of a text's units */
+typedef struct Spans
+{
+	uint32	   *starts,
+			   *ends;
+	size_t		n,
+				cap;
+} Spans;
+
+static void
+spans_sink(void *arg, const tfp_punit *u, size_t n)
+{
+	Spans	   *sp = (Spans *) arg;
+
+	if (sp->n + n > sp->cap)
+	{
+		sp->cap = Max(sp->cap * 2, sp->n + n);
+		sp->starts = repalloc_huge(sp->starts, sp->cap * sizeof(uint32));
+		sp->ends = repalloc_huge(sp->ends, sp->cap * sizeof(uint32));
+	}
+	for (size_t i = 0; i < n; i++)
+	{
+		sp->starts[sp->n] = u[i].start;
+		sp->ends[sp->n] = u[i].end;
+		sp->n++;
+	}
+}
+
+/*
+ * A weak candidate (its longest chain of hits shorter than min_length
+ * units: a hit or two) is first aligned in windows around that chain, in
+ * both texts: radius units more on each side, radius at least min_length,
+ * so a passage of min_length through the chain lies in the windows as far
+ * as min_length reaches.  Only when a passage is found there is the whole
+ * pair aligned.  The windows cost a tenth of the pair; most weak
+ * candidates share a phrase, not a passage.  A pair whose only passages of
+ * min_length lie away from every hit is not confirmed this way: such a
+ * passage holds no run of t units (else it would have a hit of its own).
+ */
+static bool
+window_confirms(const AlignText *st, const SrcQuery *q, const tfp_src_evidence *ev,
+				const tfp_align_opts *ao, MemoryContext tmp)
+{
+	MemoryContext old = MemoryContextSwitchTo(tmp);
+	Spans		sp;
+	uint32		radius = (uint32) Max(ao->min_length, 32) + (uint32) q->o.k,
+				qb0,
+				qb1,
+				db0,
+				db1;
+	tfp_align_result r;
+	int			rc;
+	bool		found;
+
+	sp.cap = 256;
+	sp.n = 0;
+	sp.starts = palloc(sp.cap * sizeof(uint32));
+	sp.ends = palloc(sp.cap * sizeof(uint32));
+	tfp_passage_units(st->utf8, st->len, q->o.reading, spans_sink, &sp, textfp_interrupt_tick);
+	tfp_src_window(q->starts, q->ends, q->nunits, ev->q0, ev->q1, radius, &qb0, &qb1);
+	tfp_src_window(sp.starts, sp.ends, sp.n, ev->d0, ev->d1, radius, &db0, &db1);
+	rc = tfp_align(st->utf8 + db0, db1 - db0, q->text.utf8 + qb0, qb1 - qb0, ao,
+				   &textfp_align_env, &r);
+	found = rc != TFP_ALIGN_OK || r.n > 0;
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(tmp);
+	return found;
+}
 
 static AttrNumber
 column_of(Relation rel, const char *name)
@@ -275,6 +345,8 @@ textfp_sources(PG_FUNCTION_ARGS)
 	tfp_align_opts ao;
 	uint32	   *scratch;
 	Snapshot	snap = GetActiveSnapshot();
+	MemoryContext tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "textfp_sources window",
+												 ALLOCSET_DEFAULT_SIZES);
 
 	for (int i = 0; i < 10; i++)
 		if (i != 7 && PG_ARGISNULL(i))
@@ -373,6 +445,9 @@ textfp_sources(PG_FUNCTION_ARGS)
 			if (isnull)
 				continue;
 			textfp_align_text(DatumGetTextPP(tv), &st);
+			if (cand->ev.span < (uint32) min_length && cand->ev.d1 > 0 &&
+				!window_confirms(&st, &q, &cand->ev, &ao, tmpcxt))
+				continue;
 			rc = tfp_align(st.utf8, st.len, q.text.utf8, q.text.len, &ao, &textfp_align_env, &s->r);
 			if (rc == TFP_ALIGN_ETOOBIG)
 				continue;		/* a stored text too long to align: not a source */

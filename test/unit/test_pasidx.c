@@ -226,6 +226,19 @@ test_masks(void)
 	check(!mask[0] && mask[1] && mask[2] && !mask[3] && mask[4], "masks: units starting inside the lines");
 	tfp_src_mask_units(starts, 5, lines, 0, mask);
 	check(!mask[0] && !mask[1] && !mask[4], "masks: no lines, no mask");
+	{
+		uint32_t	b0,
+					b1;
+
+		tfp_src_window(starts, ends, 5, 2, 3, 1, &b0, &b1);
+		check(b0 == 4 && b1 == 20, "window: units 1..3 around unit 2");
+		tfp_src_window(starts, ends, 5, 0, 5, 9, &b0, &b1);
+		check(b0 == 0 && b1 == 25, "window: clipped to the text");
+		tfp_src_window(starts, ends, 5, 7, 9, 0, &b0, &b1);
+		check(b0 == 21 && b1 == 25, "window: past the end, the last unit");
+		tfp_src_window(starts, ends, 0, 0, 1, 3, &b0, &b1);
+		check(b0 == 0 && b1 == 0, "window: no units");
+	}
 }
 
 int
