@@ -147,7 +147,7 @@ typedef struct utok
 	uint64_t	keys[TFP_PASSAGE_BATCH];
 	uint32_t	starts[TFP_PASSAGE_BATCH],
 				ends[TFP_PASSAGE_BATCH];
-	uint8_t		han[TFP_PASSAGE_BATCH];
+	uint8_t		lens[TFP_PASSAGE_BATCH];	/* 1: han unit, 2: word */
 	size_t		nbuf;
 	uint64_t	total;
 	tfp_punit_sink sink;		/* NULL: keys go to wn */
@@ -155,7 +155,7 @@ typedef struct utok
 	struct winnow *wn;
 } utok;
 
-static void winnow_keys(struct winnow *st, const uint64_t *in, size_t n);
+static void winnow_units(struct winnow *st, const uint64_t *in, const uint8_t *lens, size_t n);
 
 static void
 utok_flush(utok *k)
@@ -170,12 +170,12 @@ utok_flush(utok *k)
 			b[i].key = k->keys[i];
 			b[i].start = k->starts[i];
 			b[i].end = k->ends[i];
-			b[i].han = k->han[i];
+			b[i].han = k->lens[i] == 1;
 		}
 		k->sink(k->arg, b, k->nbuf);
 	}
 	else
-		winnow_keys(k->wn, k->keys, k->nbuf);
+		winnow_units(k->wn, k->keys, k->lens, k->nbuf);
 	k->nbuf = 0;
 }
 
@@ -185,7 +185,7 @@ utok_put(utok *k, uint64_t key, int han)
 	size_t		i = k->nbuf++;
 
 	k->keys[i] = key;
-	k->han[i] = (uint8_t) han;
+	k->lens[i] = han ? 1 : 2;
 	k->starts[i] = k->start;
 	k->ends[i] = k->end;
 	k->kind = K_NONE;
@@ -300,11 +300,11 @@ put_unit(utok *k, uint64_t key, uint32_t start, uint32_t end, int han, int spans
 	size_t		i = k->nbuf;
 
 	k->keys[i] = key;
+	k->lens[i] = han ? 1 : 2;
 	if (spans)
 	{
 		k->starts[i] = start;
 		k->ends[i] = end;
-		k->han[i] = (uint8_t) han;
 	}
 	k->nbuf = i + 1;
 	if (i + 1 == TFP_PASSAGE_BATCH)
@@ -464,38 +464,46 @@ tfp_passage_units(const char *s, size_t len, int reading,
 }
 
 /* ------------------------------------------------------------------------
- * Winnowing (steps 3-5)
+ * Winnowing (steps 3-5), lengths measured as textfp_align measures them
  *
- * Keys and k-gram hashes are kept in linear buffers: a batch of new units
- * after the last OVERLAP of the ones before.  What a batch still needs of
- * earlier units: the key leaving the k-gram (k back), the k-gram hashes of
- * the window (w - 1 back), and for a position p not emitted yet (so
- * p + k + c > n, n the units read) its left units from p - c > n - k - 2c;
- * all within k + w + 2c <= 88 units of n.
+ * Units are kept in linear buffers: a batch of new units after the last
+ * OVERLAP of the ones before.  What a batch still needs of earlier units:
+ * the k-grams of the window being evaluated (its first unit is at most
+ * w + k length units back, so at most w + k units), their units (k more),
+ * and for a position not emitted yet its context units (c more on each
+ * side): all within w + 2k + 2c + 2 <= 106 units of the newest.
  * ------------------------------------------------------------------------ */
 
-#define OVERLAP		96
+#define OVERLAP		192
 #define WBATCH		TFP_PASSAGE_BATCH
-#define WBUF		(OVERLAP + WBATCH)
+#define WBUF		(OVERLAP + 4 * WBATCH)	/* shifted when a batch would not
+											 * fit: for texts of up to 1,216
+											 * units, never */
 
 struct winnow
 {
 	int			k,
 				w,
 				c;
-	uint64_t	bk;				/* B^k */
-	uint64_t	gseed;			/* TFP_PK_GRAM + k */
-	uint64_t	R;				/* polynomial of the last k keys */
 	uint64_t	n;				/* units read */
-	uint64_t	base;			/* unit of keys[0] and of the k-gram at
-								 * grams[0] */
-	uint64_t	minh;			/* the window's rightmost minimum */
-	int64_t		minp;			/* its k-gram, -1: none yet */
-	int64_t		last;			/* last position recorded, -1: none */
-	uint32_t	npend;			/* recorded, not emitted: pend[0..npend) */
-	uint64_t	pend[WBUF];
+	uint64_t	base;			/* unit of keys[0] */
 	uint64_t	keys[WBUF];
-	uint64_t	grams[WBUF];
+	uint8_t		lens[WBUF];		/* 1 (han) or 2 (word) */
+	uint64_t	pos[WBUF + 1];	/* P: length of the units before unit u */
+	uint64_t	pre[WBUF + 1];	/* S: polynomial of the units before unit u:
+								 * the k-gram [i, e) is S(e) - S(i) B^(e-i) */
+	uint64_t	bpow[TFP_PASSAGE_MAX_K + 2];	/* B^m */
+	uint64_t	grams[WBUF];	/* hash of the k-gram starting at unit u */
+	uint64_t	gend[WBUF];		/* its end (a unit) */
+	uint64_t	kdone;			/* k-grams complete below this start */
+	uint64_t	wnext;			/* next window to evaluate */
+	uint64_t	wend;			/* its k-grams: starts [wnext, wend) */
+	uint64_t	minh;			/* their rightmost minimum */
+	int64_t		minp;			/* its start, -1: none */
+	int64_t		last;			/* last position recorded, -1: none */
+	int			evaluated;		/* a window was evaluated */
+	uint32_t	npend;			/* recorded, not emitted: pend[0..npend) */
+	uint64_t	pend[WBUF];		/* (positions wait at most OVERLAP units) */
 	tfp_pseed  *out;			/* a batch, or the caller's array */
 	size_t		nout,
 				capout;
@@ -505,17 +513,11 @@ struct winnow
 };
 typedef struct winnow winnow;
 
-static inline uint64_t
-poly(const uint64_t *keys, int m)
-{
-	uint64_t	c = 0;
-
-	if (m == 4)
-		return ((keys[0] * TFP_PK_MUL + keys[1]) * TFP_PK_MUL + keys[2]) * TFP_PK_MUL + keys[3];
-	for (int j = 0; j < m; j++)
-		c = c * TFP_PK_MUL + keys[j];
-	return c;
-}
+#define KEYS(u)		(st->keys[(u) - st->base])
+#define LENS(u)		(st->lens[(u) - st->base])
+#define POS(u)		(st->pos[(u) - st->base])
+#define GRAM(u)		(st->grams[(u) - st->base])
+#define GEND(u)		(st->gend[(u) - st->base])
 
 static inline uint8_t
 ctx_of(uint64_t c, int m)
@@ -526,30 +528,39 @@ ctx_of(uint64_t c, int m)
 uint8_t
 tfp_passage_ctx_byte(const uint64_t *keys, int m)
 {
-	return ctx_of(poly(keys, m), m);
+	uint64_t	c = 0;
+
+	for (int j = 0; j < m; j++)
+		c = c * TFP_PK_MUL + keys[j];
+	return ctx_of(c, m);
 }
 
 uint64_t
-tfp_passage_gram(const uint64_t *keys, int k)
+tfp_passage_gram(const uint64_t *keys, int m, int k)
 {
 	uint64_t	r = 0;
 
-	for (int j = 0; j < k; j++)
+	for (int j = 0; j < m; j++)
 		r = r * TFP_PK_MUL + keys[j];
-	return r ^ (TFP_PK_GRAM + (uint64_t) k);
+	return r ^ (TFP_PK_GRAM + (uint64_t) k + ((uint64_t) m << 8));
 }
 
 static void
 winnow_init(winnow *st, const tfp_passage_opts *o)
 {
-	memset(st, 0, offsetof(winnow, pend));
+	/* the buffers are written before they are read: only the state is set */
+	st->n = st->base = 0;
+	st->pos[0] = 0;
+	st->pre[0] = 0;
+	st->kdone = st->wnext = st->wend = 0;
+	st->evaluated = 0;
+	st->npend = 0;
 	st->k = o->k;
 	st->w = o->w;
 	st->c = tfp_passage_ctx(o);
-	st->bk = 1;
-	for (int j = 0; j < o->k; j++)
-		st->bk *= TFP_PK_MUL;
-	st->gseed = TFP_PK_GRAM + (uint64_t) o->k;
+	st->bpow[0] = 1;
+	for (int m = 1; m < TFP_PASSAGE_MAX_K + 2; m++)
+		st->bpow[m] = st->bpow[m - 1] * TFP_PK_MUL;
 	st->minh = UINT64_MAX;
 	st->minp = -1;
 	st->last = -1;
@@ -560,178 +571,222 @@ winnow_init(winnow *st, const tfp_passage_opts *o)
 	st->arg = NULL;
 }
 
-/* emit the recorded positions whose right units have all been read (all:
- * every one, the text has ended) */
+/*
+ * The context units of a seed at p with k-gram end e: on the left the
+ * units before p, on the right those from e, as many as fit in c length
+ * units (and exist); all: the text has ended.
+ */
+static inline void
+emit_one(winnow *st, uint64_t p)
+{
+	tfp_pseed  *o = &st->out[st->nout++];
+	uint64_t	e = GEND(p),
+				cl = 0,
+				cr = 0,
+				len;
+	int			ml = 0,
+				mr = 0;
+	uint64_t	u;
+
+	for (u = p, len = 0; u > 0 && u - 1 >= st->base && len + LENS(u - 1) <= (uint64_t) st->c; u--)
+	{
+		len += LENS(u - 1);
+		ml++;
+	}
+	for (uint64_t j = u; j < p; j++)
+		cl = cl * TFP_PK_MUL + KEYS(j);
+	for (u = e, len = 0; u < st->n && len + LENS(u) <= (uint64_t) st->c; u++)
+	{
+		len += LENS(u);
+		cr = cr * TFP_PK_MUL + KEYS(u);
+		mr++;
+	}
+	o->hash = GRAM(p);
+	o->unit = (uint32_t) p;
+	o->left = ctx_of(cl, ml);
+	o->right = ctx_of(cr, mr);
+	o->pad = 0;
+	if (st->sink && st->nout == st->capout)
+	{
+		st->sink(st->arg, st->out, st->nout);
+		st->nout = 0;
+	}
+}
+
+/* emit the recorded positions whose right context is known (all: text end) */
 static void
 emit_ready(winnow *st, int all)
 {
-	const uint64_t k = (uint64_t) st->k,
-				c = (uint64_t) st->c,
-				n = st->n,
-				base = st->base;
-	const uint64_t *keys = st->keys,
-			   *grams = st->grams;
-	const uint32_t npend = st->npend;
-	tfp_pseed  *out = st->out;
-	size_t		nout = st->nout;
 	uint32_t	i = 0;
 
-	for (; i < npend; i++)
+	for (; i < st->npend; i++)
 	{
 		uint64_t	p = st->pend[i];
-		uint64_t	r0 = p + k;
-		tfp_pseed  *o;
 
-		if (n < r0 + c && !all)
+		/* the right context is known once units of c length follow the
+		 * k-gram, or the text has ended */
+		if (!all && POS(st->n) - POS(GEND(p)) < (uint64_t) st->c)
 			break;
-		o = &out[nout++];
-		o->hash = grams[p - base];
-		o->unit = (uint32_t) p;
-		o->pad = 0;
-		if (p >= c && n >= r0 + c)
-		{
-			/* the common case: c units on both sides */
-			o->left = ctx_of(poly(keys + (p - base) - c, (int) c), (int) c);
-			o->right = ctx_of(poly(keys + (r0 - base), (int) c), (int) c);
-		}
-		else
-		{
-			int			ml = p < c ? (int) p : (int) c;
-			int			mr = n - r0 < c ? (int) (n - r0) : (int) c;
-
-			o->left = ctx_of(poly(keys + (p - base) - ml, ml), ml);
-			o->right = ctx_of(poly(keys + (r0 - base), mr), mr);
-		}
-		if (st->sink && nout == st->capout)
-		{
-			st->sink(st->arg, out, nout);
-			nout = 0;
-		}
+		emit_one(st, p);
 	}
-	st->nout = nout;
 	st->total += i;
 	if (i > 0)
 	{
-		memmove(st->pend, st->pend + i, (npend - i) * sizeof(uint64_t));
-		st->npend = npend - i;
+		memmove(st->pend, st->pend + i, (st->npend - i) * sizeof(uint64_t));
+		st->npend -= i;
+	}
+}
+
+static inline void
+record(winnow *st, int64_t p)
+{
+	if (p != st->last)
+	{
+		st->last = p;
+		st->pend[st->npend++] = (uint64_t) p;
 	}
 }
 
 /*
- * Read n <= WBATCH more keys.  The window's rightmost minimum is kept as
- * (minh, minp): a new k-gram hash at or below it becomes it; when it leaves
- * the window, the window is scanned again (about 2 / (w + 1) of the steps,
- * w comparisons each).
+ * Read n <= WBATCH more units (lens NULL: all of length 1): their k-grams
+ * as they complete (a start j completes when P(u + 1) - P(j) >= k for the
+ * first time, from the prefix polynomial in one step), then the windows
+ * whose k-grams are all known: window i (its k-grams start at units j >=
+ * i with P(j) - P(i) < w) once the first unit whose k-gram is not complete
+ * yet (kdone) is at least w after i; at the text's end kdone is the first
+ * unit that starts no k-gram, and the windows short of it are not
+ * evaluated.  The window's rightmost minimum is kept as (minh, minp): a
+ * k-gram joining at or below it becomes it; when it leaves (i passes it),
+ * the window is scanned again (about 2 / (w + 1) of the steps).
  */
 static void
-winnow_keys(winnow *st, const uint64_t *in, size_t n)
+winnow_units(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n)
 {
 	const uint64_t k = (uint64_t) st->k,
 				w = (uint64_t) st->w,
-				bk = st->bk,
-				gseed = st->gseed;
-	uint64_t	R = st->R,
-				u = st->n,
+				gseed = TFP_PK_GRAM + (uint64_t) st->k;
+	const uint64_t base = st->base;
+	uint64_t   *keys = st->keys - base,
+			   *pos = st->pos - base,
+			   *pre = st->pre - base,
+			   *grams = st->grams - base,
+			   *bpow = st->bpow;
+	uint8_t    *ulens = st->lens - base;
+	uint64_t   *gend = st->gend - base;
+	uint64_t	u = st->n,
+				kdone = st->kdone,
+				wnext = st->wnext,
+				wend = st->wend,
 				minh = st->minh;
 	int64_t		minp = st->minp,
 				last = st->last;
-	uint64_t	base = st->base;
-	uint64_t   *keys = st->keys,
-			   *grams = st->grams,
-			   *pend = st->pend;
+	int			evaluated = st->evaluated;
 	uint32_t	npend = st->npend;
-	size_t		i = 0;
 
-	memcpy(keys + (u - base), in, n * sizeof(uint64_t));
-	/* the first units: until a key leaves the k-gram and windows are whole
-	 * (u >= k and u + 1 - k >= w - 1), every case checked */
-	for (; i < n && (u < k || u + 2 < k + w); i++)
+	uint64_t	P = pos[u],			/* P(u) */
+				kneed = pos[kdone] + k,	/* P at which k-gram kdone completes */
+				pk = pos[kdone];		/* P(kdone) */
+
+	for (size_t i = 0; i < n; i++, u++)
 	{
-		uint64_t	g,
-					h;
+		uint64_t	key = in[i];
+		uint8_t		l = lens ? lens[i] : 1;
 
-		R = R * TFP_PK_MUL + keys[u - base];
-		if (u >= k)
-			R -= keys[u - k - base] * bk;
-		u++;
-		if (u < k)
+		keys[u] = key;
+		ulens[u] = l;
+		P += l;
+		pos[u + 1] = P;
+		pre[u + 1] = pre[u] * TFP_PK_MUL + key;
+		if (P < kneed)
 			continue;
-		g = u - k;
-		h = R ^ gseed;
-		grams[g - base] = h;
-		if (h <= minh)
+		/* the k-grams this unit completes (one, mostly) */
+		do
 		{
-			minh = h;
-			minp = (int64_t) g;
-		}
-		if (g + 1 >= w && minp != last)
-		{
-			last = minp;
-			pend[npend++] = (uint64_t) minp;
-		}
-	}
-	for (; i < n; i++)
-	{
-		uint64_t	g = u + 1 - k,
-					h;
+			uint64_t	m = u + 1 - kdone;
 
-		R = R * TFP_PK_MUL + keys[u - base] - keys[g - 1 - base] * bk;
-		u++;
-		h = R ^ gseed;
-		grams[g - base] = h;
-		if (h <= minh)
+			grams[kdone] = (pre[u + 1] - pre[kdone] * bpow[m]) ^ (gseed + (m << 8));
+			gend[kdone] = u + 1;
+			kdone++;
+			pk = pos[kdone];
+			kneed = pk + k;
+		} while (kdone <= u && P >= kneed);
+		/* the windows they complete */
+		while (pk - pos[wnext] >= w)
 		{
-			minh = h;
-			minp = (int64_t) g;
-		}
-		else if ((uint64_t) minp + w <= g)
-		{
-			/* the minimum left the window [g - w + 1, g]: find it again */
-			const uint64_t *gw = grams + (g + 1 - w - base);
-
-			minh = gw[0];
-			minp = 0;
-			for (uint64_t j = 1; j < w; j++)
-				if (gw[j] <= minh)
+			if (minp >= 0 && (uint64_t) minp < wnext)
+			{
+				minp = -1;
+				minh = UINT64_MAX;
+				for (uint64_t j = wnext; j < wend; j++)
+					if (grams[j] <= minh)
+					{
+						minh = grams[j];
+						minp = (int64_t) j;
+					}
+			}
+			if (wend < wnext)
+				wend = wnext;
+			while (wend < kdone && pos[wend] - pos[wnext] < w)
+			{
+				if (grams[wend] <= minh)
 				{
-					minh = gw[j];
-					minp = (int64_t) j;
+					minh = grams[wend];
+					minp = (int64_t) wend;
 				}
-			minp += (int64_t) (g + 1 - w);
-		}
-		if (minp != last)
-		{
-			last = minp;
-			pend[npend++] = (uint64_t) minp;
+				wend++;
+			}
+			if (minp != last)
+			{
+				last = minp;
+				st->pend[npend++] = (uint64_t) minp;
+			}
+			evaluated = 1;
+			wnext++;
 		}
 	}
-	st->R = R;
 	st->n = u;
+	st->kdone = kdone;
+	st->wnext = wnext;
+	st->wend = wend;
 	st->minh = minh;
 	st->minp = minp;
 	st->last = last;
+	st->evaluated = evaluated;
 	st->npend = npend;
 	if (npend > 0)
 		emit_ready(st, 0);
-	/* keep the last OVERLAP units' keys and k-gram hashes */
-	if (u - base > OVERLAP)
+	/* room for the next batch: keep the last OVERLAP units */
+	if (st->n - st->base + WBATCH > WBUF)
 	{
-		uint64_t	shift = u - base - OVERLAP;
+		uint64_t	shift = st->n - st->base - OVERLAP;
 
-		memmove(keys, keys + shift, OVERLAP * sizeof(uint64_t));
-		memmove(grams, grams + shift, OVERLAP * sizeof(uint64_t));
-		st->base = base + shift;
+		memmove(st->keys, st->keys + shift, OVERLAP * sizeof(uint64_t));
+		memmove(st->lens, st->lens + shift, OVERLAP);
+		memmove(st->pos, st->pos + shift, (OVERLAP + 1) * sizeof(uint64_t));
+		memmove(st->pre, st->pre + shift, (OVERLAP + 1) * sizeof(uint64_t));
+		memmove(st->grams, st->grams + shift, OVERLAP * sizeof(uint64_t));
+		memmove(st->gend, st->gend + shift, OVERLAP * sizeof(uint64_t));
+		st->base += shift;
 	}
 }
 
 static void
 winnow_finish(winnow *st)
 {
-	uint64_t	ngrams = st->n >= (uint64_t) st->k ? st->n - (uint64_t) st->k + 1 : 0;
+	/* a text shorter than w + k with a k-gram: they are one window */
+	if (!st->evaluated && st->kdone > 0)
+	{
+		int64_t		best = -1;
+		uint64_t	bh = UINT64_MAX;
 
-	/* fewer k-grams than a window: they are one window */
-	if (ngrams > 0 && ngrams < (uint64_t) st->w)
-		st->pend[st->npend++] = (uint64_t) st->minp;
+		for (uint64_t j = 0; j < st->kdone; j++)
+			if (GRAM(j) <= bh)
+			{
+				bh = GRAM(j);
+				best = (int64_t) j;
+			}
+		record(st, best);
+	}
 	emit_ready(st, 1);
 	if (st->sink && st->nout > 0)
 	{
@@ -745,28 +800,30 @@ tfp_passage_seeds(const char *s, size_t len, const tfp_passage_opts *o,
 				  tfp_pseed_sink sink, void *arg, void (*tick) (void),
 				  uint64_t *nunits)
 {
-	winnow		st;
+	winnow	   *st;
 	tfp_pseed	batch[TFP_PASSAGE_BATCH];
 	utok		k;
+	winnow		wst;
 
-	winnow_init(&st, o);
-	st.out = batch;
-	st.capout = TFP_PASSAGE_BATCH;
-	st.sink = sink;
-	st.arg = arg;
+	st = &wst;
+	winnow_init(st, o);
+	st->out = batch;
+	st->capout = TFP_PASSAGE_BATCH;
+	st->sink = sink;
+	st->arg = arg;
 	k.sink = NULL;
 	k.arg = NULL;
-	k.wn = &st;
+	k.wn = st;
 	tokenize(s, len, o->reading, &k, tick, 0);
-	winnow_finish(&st);
+	winnow_finish(st);
 	if (nunits)
-		*nunits = st.n;
-	return st.total;
+		*nunits = st->n;
+	return st->total;
 }
 
 size_t
-tfp_passage_winnow(const uint64_t *keys, size_t n, const tfp_passage_opts *o,
-				   tfp_pseed *out)
+tfp_passage_winnow_len(const uint64_t *keys, const uint8_t *lens, size_t n,
+					   const tfp_passage_opts *o, tfp_pseed *out)
 {
 	winnow		st;
 
@@ -774,9 +831,15 @@ tfp_passage_winnow(const uint64_t *keys, size_t n, const tfp_passage_opts *o,
 	st.out = out;
 	st.capout = n;
 	for (size_t i = 0; i < n; i += WBATCH)
-		winnow_keys(&st, keys + i, n - i < WBATCH ? n - i : WBATCH);
+		winnow_units(&st, keys + i, lens ? lens + i : NULL, n - i < WBATCH ? n - i : WBATCH);
 	winnow_finish(&st);
 	return (size_t) st.total;
+}
+
+size_t
+tfp_passage_winnow(const uint64_t *keys, size_t n, const tfp_passage_opts *o, tfp_pseed *out)
+{
+	return tfp_passage_winnow_len(keys, NULL, n, o, out);
 }
 
 /* ------------------------------------------------------------------------

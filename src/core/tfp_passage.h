@@ -25,48 +25,66 @@
  *       - a word: init TFP_PK_WORD, its code points.
  *     So under the reading fold homophones (同音字) are one unit: 在/再,
  *     的/地 and 他/她/它 have one key.
- *  3. k-grams: for every run of k consecutive units starting at unit i,
- *     R_i = sum_{j<k} K(u_{i+j}) * B^(k-1-j) mod 2^64 (B = M), and its hash
- *     g_i = R_i ^ (TFP_PK_GRAM + k) (the keys are mixed already, and so is
- *     a sum of their products with B's powers).
- *  4. Winnowing: in every window of w consecutive k-grams the minimum hash
- *     is selected, the rightmost one on ties (a text of fewer than w but at
- *     least one k-gram is one window); every position selected by some
- *     window is a seed, recorded once.  A text of fewer than k units has no
- *     seeds.
+ *  3. Lengths, as textfp_align counts them: a han unit has length 1, a
+ *     word length 2 (a Chinese word is about two characters); P(i) is the
+ *     length of units [0, i).  The k-gram at unit i is the shortest run of
+ *     units [i, e) of length P(e) - P(i) >= k (k han characters, or
+ *     ceil(k / 2) words; the text's last units start no k-gram if they are
+ *     shorter), with m = e - i units; R_i = sum_{j<m} K(u_{i+j}) *
+ *     B^(m-1-j) mod 2^64 (B = M), and its hash g_i = R_i ^ (TFP_PK_GRAM + k
+ *     + m * 256) (the keys are mixed already, and so is a sum of their
+ *     products with B's powers).
+ *  4. Winnowing: the window at unit i holds the k-grams starting at units j
+ *     >= i with P(j) - P(i) < w; in every window whose k-grams are all
+ *     complete (the first unit that starts no k-gram, near the text's end,
+ *     is at least w after i) the minimum hash is selected, the rightmost
+ *     one on ties; every position selected by some window is a seed,
+ *     recorded once.  A text with k-grams but no such window has one
+ *     window: all its k-grams.  A text shorter than k has no seeds.
  *  5. A seed is (g_p, p, left, right): its hash, the unit p where its k-gram
  *     starts, and two context bytes: left = the top byte of
- *     C ^ (TFP_PK_CTX + m), C the same polynomial as R over the m =
- *     min(c, p) units before p, and right the same over the units
- *     [p + k, min(p + k + c, n)) (n units in all), where c = min(4, w / 2).
+ *     C ^ (TFP_PK_CTX + m), C the same polynomial as R over the m units
+ *     just before p whose length sums to at most c, and right the same over
+ *     the units just after the k-gram's end (as many as fit in c, and the
+ *     text has), where c = min(4, (w - 1) / 2).
  *     Seeds come in order of p.
  *
- * THE GUARANTEE.  Let t = w + k - 1.  If texts A and B share a run of at
- * least t units (units [a, a + t) of A have the keys of units [b, b + t) of
- * B), then A has a seed (h, a + o, lA, rA) and B a seed (h, b + o, lB, rB)
- * with the same hash and the same offset o in the run, and lA = lB or
- * rA = rB.
- *   Proof.  The k-grams starting at a .. a + w - 1 form one window of A, and
- *   those at b .. b + w - 1 one window of B; their hash sequences are equal,
- *   since each k-gram hash depends only on its k units, all inside the run.
- *   The rightmost minimum of equal sequences is at the same offset o, and
- *   every window's selection is a seed: (h, a + o) in A and (h, b + o) in B.
- *   Left of the k-gram the run holds o units and right of it w - 1 - o; the
- *   two sum to w - 1 >= 2c - 1, so one of them is at least c.  If o >= c
- *   the c units before both seeds lie in the run, so their keys and their
- *   left bytes are equal; else w - 1 - o >= c and the c units after both
- *   k-grams lie in the run, so the right bytes are equal.  []
- * A run of t - 1 units carries no such promise (it holds w - 1 k-grams,
- * which need not include either text's selection): test_passage.c shows
- * both.  The converse does not hold either: equal hashes and one equal
- * context byte are evidence (a shared run of at least k + c units, or a
- * 1-in-256 coincidence of the byte), which a caller confirms with
- * tfp_align().
+ * THE GUARANTEE.  Let t = w + k (w + k - 1 for a run of han units only).
+ * If texts A and B share a run of units of length at least t (units
+ * [a, a + r) of A have the keys of units [b, b + r) of B, and so their
+ * lengths), then A has a seed (h, a + o, lA, rA) and B a seed (h, b + o,
+ * lB, rB) with the same hash and the same offset o in the run, and lA = lB
+ * or rA = rB.
+ *   Proof.  Take the window at a in A and the one at b in B.  A k-gram of
+ *   the window starts at most w - 1 after a and has length at most k + 1
+ *   (its last unit overshoots k by at most 1; by none when all are han
+ *   units), so it ends at most w + k (w + k - 1) after a: inside the run.
+ *   The window's members, the starts j with P(j) - P(a) < w, are decided
+ *   by lengths inside the run too, and each k-gram's hash by its units:
+ *   the two windows are the same sequence of hashes, and both are
+ *   evaluated (every member's k-gram is complete, so the first unit
+ *   starting none is past the members: at least w after a and b).  Their rightmost
+ *   minimum is at the same offset o, and every evaluated window's
+ *   selection is a seed: (h, a + o) in A, (h, b + o) in B.  Let the seed's
+ *   k-gram be units [p, e) of A.  The run holds P(p) - P(a) <= w - 1
+ *   before p and at least (P(a) + t) - P(e) >= w - 1 - (P(p) - P(a))
+ *   after e: together at least w - 1 >= 2c, so one side holds at least c.
+ *   The context units taken there (as many as fit in c) then lie in the
+ *   run, in both texts, so their keys and that context byte are equal.  []
+ * A run shorter than t carries no such promise (its windows need not
+ * include either text's selection): test_passage.c shows both.  The
+ * converse does not hold either: equal hashes and one equal context byte
+ * are evidence (a shared run of at least k + c in length, or a 1-in-256
+ * coincidence of the byte), which a caller confirms with tfp_align().
  *
- * Density: on text without repeats about 2 / (w + 1) seeds per unit.  The
- * defaults k = 5, w = 9 give t = 13: a 40-unit passage with two edits
- * (5%) keeps, between and around them, 38 units in at most three runs, one
- * of at least ceil(38 / 3) = 13 units, so it always yields a shared seed.
+ * Density: on text without repeats about 2 / (w + 1) seeds per han unit
+ * and 2 / (w / 2 + 1) per word: 0.20 and 0.17 per length unit with the
+ * defaults k = 5, w = 9, t = 13 for Chinese, 14 (seven words) for
+ * English.  A 40-unit Chinese passage with two edits (5%) keeps, between
+ * and around them, 38 units in at most three runs, one of at least
+ * ceil(38 / 3) = 13 units; a passage of 40 in length of English (20 words)
+ * with one word changed keeps a run of ten words (length 20 >= 14): both
+ * always yield a shared seed.
  */
 #ifndef TFP_PASSAGE_H
 #define TFP_PASSAGE_H
@@ -93,25 +111,25 @@
 
 typedef struct tfp_passage_opts
 {
-	int			k;				/* units per k-gram, 1..TFP_PASSAGE_MAX_K */
-	int			w;				/* k-grams per window, 1..TFP_PASSAGE_MAX_W */
+	int			k;				/* length of a k-gram, 1..TFP_PASSAGE_MAX_K */
+	int			w;				/* length of a window, 1..TFP_PASSAGE_MAX_W */
 	int			reading;		/* 1: han units keyed by their reading */
 } tfp_passage_opts;
 
 /* NULL if the options are valid, else a message naming the bad one */
 extern const char *tfp_passage_check(const tfp_passage_opts *o);
 
-/* the guaranteed run length t = w + k - 1, and the context units c */
+/* the guaranteed run length t = w + k (any units), and the context length c */
 static inline int
 tfp_passage_t(const tfp_passage_opts *o)
 {
-	return o->w + o->k - 1;
+	return o->w + o->k;
 }
 
 static inline int
 tfp_passage_ctx(const tfp_passage_opts *o)
 {
-	return o->w / 2 < TFP_PASSAGE_MAX_CTX ? o->w / 2 : TFP_PASSAGE_MAX_CTX;
+	return (o->w - 1) / 2 < TFP_PASSAGE_MAX_CTX ? (o->w - 1) / 2 : TFP_PASSAGE_MAX_CTX;
 }
 
 /* ---------------------------------------------------------------- units */
@@ -163,20 +181,24 @@ extern uint64_t tfp_passage_seeds(const char *s, size_t len,
 								  void (*tick) (void), uint64_t *nunits);
 
 /*
- * The same over unit keys already read (keys[0..n)), into out, which has
- * room for n entries (a text has at most one seed per k-gram); returns how
- * many.  tfp_passage_seeds(s) equals this over the keys of
- * tfp_passage_units(s).
+ * The same over units already read (keys[0..n) and their lengths, 1 or 2;
+ * lens NULL: all 1), into out, which has room for n entries (a text has at
+ * most one seed per k-gram); returns how many.  tfp_passage_seeds(s)
+ * equals this over the units of tfp_passage_units(s) (length 1 for han
+ * units, 2 for words).  tfp_passage_winnow: every unit of length 1 (then
+ * t = w + k - 1 units).
  */
+extern size_t tfp_passage_winnow_len(const uint64_t *keys, const uint8_t *lens, size_t n,
+									 const tfp_passage_opts *o, tfp_pseed *out);
 extern size_t tfp_passage_winnow(const uint64_t *keys, size_t n,
 								 const tfp_passage_opts *o, tfp_pseed *out);
 
 /*
- * A context byte of the definition (step 5) over keys[0..m), m <= 4; and
- * the k-gram hash of keys[0..k) (step 3).
+ * A context byte of the definition (step 5) over keys[0..m); and the hash
+ * of a k-gram of k in length made of the m units keys[0..m) (step 3).
  */
 extern uint8_t tfp_passage_ctx_byte(const uint64_t *keys, int m);
-extern uint64_t tfp_passage_gram(const uint64_t *keys, int k);
+extern uint64_t tfp_passage_gram(const uint64_t *keys, int m, int k);
 
 /*
  * Two seeds are evidence of a shared run (the guarantee above) when their

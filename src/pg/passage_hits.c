@@ -48,12 +48,14 @@ unit_sink(void *arg, const tfp_punit *u, size_t n)
 	{
 		b->cap = Max(b->cap * 2, q->nunits + n);
 		q->keys = repalloc_huge(q->keys, b->cap * sizeof(uint64));
+		q->lens = repalloc_huge(q->lens, b->cap);
 		q->starts = repalloc_huge(q->starts, b->cap * sizeof(uint32));
 		q->ends = repalloc_huge(q->ends, b->cap * sizeof(uint32));
 	}
 	for (size_t i = 0; i < n; i++)
 	{
 		q->keys[q->nunits] = u[i].key;
+		q->lens[q->nunits] = u[i].han ? 1 : 2;
 		q->starts[q->nunits] = u[i].start;
 		q->ends[q->nunits] = u[i].end;
 		q->nunits++;
@@ -100,12 +102,13 @@ src_query_prepare(SrcQuery *q, text *query, const tfp_passage_opts *o,
 	b.q = q;
 	b.cap = 256;
 	q->keys = palloc(b.cap * sizeof(uint64));
+	q->lens = palloc(b.cap);
 	q->starts = palloc(b.cap * sizeof(uint32));
 	q->ends = palloc(b.cap * sizeof(uint32));
 	tfp_passage_units(q->text.utf8, q->text.len, o->reading, unit_sink, &b,
 					  textfp_interrupt_tick);
 	q->seeds = palloc_extended(Max(q->nunits, 1) * sizeof(tfp_pseed), MCXT_ALLOC_HUGE);
-	q->nseeds = tfp_passage_winnow(q->keys, q->nunits, o, q->seeds);
+	q->nseeds = tfp_passage_winnow_len(q->keys, q->lens, q->nunits, o, q->seeds);
 	if (boilerplate != NULL && q->nunits > 0)
 	{
 		LineMask	m = {boilerplate, NULL, 0, 0};

@@ -31,7 +31,9 @@ typedef struct SrcQuery
 	AlignText	text;			/* the query as UTF-8, its character map */
 	tfp_passage_opts o;
 	size_t		nunits;
-	uint64	   *keys;			/* the units: keys and byte spans */
+	uint64	   *keys;			/* the units: keys, lengths (1 or 2) and byte
+								 * spans */
+	uint8	   *lens;
 	uint32	   *starts,
 			   *ends;
 	tfp_pseed  *seeds;			/* its seeds (boilerplate lines dropped) */
