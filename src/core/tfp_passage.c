@@ -503,7 +503,7 @@ struct winnow
 	int64_t		last;			/* last position recorded, -1: none */
 	int			evaluated;		/* a window was evaluated */
 	uint32_t	npend;			/* recorded, not emitted: pend[0..npend) */
-	uint64_t	pend[WBUF];		/* (positions wait at most OVERLAP units) */
+	uint64_t	pend[WBUF + WBATCH];	/* (positions wait at most OVERLAP units) */
 	tfp_pseed  *out;			/* a batch, or the caller's array */
 	size_t		nout,
 				capout;
@@ -572,63 +572,60 @@ winnow_init(winnow *st, const tfp_passage_opts *o)
 }
 
 /*
- * The context units of a seed at p with k-gram end e: on the left the
- * units before p, on the right those from e, as many as fit in c length
- * units (and exist); all: the text has ended.
+ * Emit the recorded positions whose right context is known (all: the text
+ * has ended): the context units of a seed at p with k-gram end e are, on
+ * the left, the units [l, p) with P(p) - P(l) <= c, l as small as that
+ * allows (and no earlier than the text's start), and on the right the units
+ * [e, r) with P(r) - P(e) <= c, r as large as that and the text allow.  The
+ * right context is known once units of c in length follow e.
  */
-static inline void
-emit_one(winnow *st, uint64_t p)
-{
-	tfp_pseed  *o = &st->out[st->nout++];
-	uint64_t	e = GEND(p),
-				cl = 0,
-				cr = 0,
-				len;
-	int			ml = 0,
-				mr = 0;
-	uint64_t	u;
-
-	for (u = p, len = 0; u > 0 && u - 1 >= st->base && len + LENS(u - 1) <= (uint64_t) st->c; u--)
-	{
-		len += LENS(u - 1);
-		ml++;
-	}
-	for (uint64_t j = u; j < p; j++)
-		cl = cl * TFP_PK_MUL + KEYS(j);
-	for (u = e, len = 0; u < st->n && len + LENS(u) <= (uint64_t) st->c; u++)
-	{
-		len += LENS(u);
-		cr = cr * TFP_PK_MUL + KEYS(u);
-		mr++;
-	}
-	o->hash = GRAM(p);
-	o->unit = (uint32_t) p;
-	o->left = ctx_of(cl, ml);
-	o->right = ctx_of(cr, mr);
-	o->pad = 0;
-	if (st->sink && st->nout == st->capout)
-	{
-		st->sink(st->arg, st->out, st->nout);
-		st->nout = 0;
-	}
-}
-
-/* emit the recorded positions whose right context is known (all: text end) */
 static void
 emit_ready(winnow *st, int all)
 {
+	const uint64_t base = st->base,
+				n = st->n,
+				c = (uint64_t) st->c;
+	const uint64_t *keys = st->keys - base,
+			   *pos = st->pos - base,
+			   *grams = st->grams - base,
+			   *gend = st->gend - base;
+	tfp_pseed  *out = st->out;
+	size_t		nout = st->nout;
 	uint32_t	i = 0;
 
 	for (; i < st->npend; i++)
 	{
-		uint64_t	p = st->pend[i];
+		uint64_t	p = st->pend[i],
+					e = gend[p],
+					l = p,
+					r = e,
+					cl = 0,
+					cr = 0;
+		tfp_pseed  *o;
 
-		/* the right context is known once units of c length follow the
-		 * k-gram, or the text has ended */
-		if (!all && POS(st->n) - POS(GEND(p)) < (uint64_t) st->c)
+		if (!all && pos[n] - pos[e] < c)
 			break;
-		emit_one(st, p);
+		while (l > base && pos[p] - pos[l - 1] <= c)
+			l--;
+		while (r < n && pos[r + 1] - pos[e] <= c)
+			r++;
+		for (uint64_t j = l; j < p; j++)
+			cl = cl * TFP_PK_MUL + keys[j];
+		for (uint64_t j = e; j < r; j++)
+			cr = cr * TFP_PK_MUL + keys[j];
+		o = &out[nout++];
+		o->hash = grams[p];
+		o->unit = (uint32_t) p;
+		o->left = ctx_of(cl, (int) (p - l));
+		o->right = ctx_of(cr, (int) (r - e));
+		o->pad = 0;
+		if (st->sink && nout == st->capout)
+		{
+			st->sink(st->arg, out, nout);
+			nout = 0;
+		}
 	}
+	st->nout = nout;
 	st->total += i;
 	if (i > 0)
 	{
@@ -648,14 +645,15 @@ record(winnow *st, int64_t p)
 }
 
 /*
- * Read n <= WBATCH more units (lens NULL: all of length 1): their k-grams
- * as they complete (a start j completes when P(u + 1) - P(j) >= k for the
- * first time, from the prefix polynomial in one step), then the windows
- * whose k-grams are all known: window i (its k-grams start at units j >=
- * i with P(j) - P(i) < w) once the first unit whose k-gram is not complete
- * yet (kdone) is at least w after i; at the text's end kdone is the first
- * unit that starts no k-gram, and the windows short of it are not
- * evaluated.  The window's rightmost minimum is kept as (minh, minp): a
+ * Read n <= WBATCH more units (lens NULL: all of length 1), in phases over
+ * the buffers: the units and their prefix sums (P, and the prefix
+ * polynomial S); the k-grams they complete (k-gram j ends at the first e
+ * with P(e) - P(j) >= k: two pointers, a hash in one step from S); the
+ * windows whose k-grams are then all known: window i (its k-grams start at
+ * units j >= i with P(j) - P(i) < w) once the first unit whose k-gram is
+ * not complete yet (kdone) is at least w after i; at the text's end kdone
+ * is the first unit that starts no k-gram, and the windows short of it are
+ * not evaluated.  The window's rightmost minimum is kept as (minh, minp): a
  * k-gram joining at or below it becomes it; when it leaves (i passes it),
  * the window is scanned again (about 2 / (w + 1) of the steps).
  */
@@ -665,53 +663,90 @@ winnow_units(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n)
 	const uint64_t k = (uint64_t) st->k,
 				w = (uint64_t) st->w,
 				gseed = TFP_PK_GRAM + (uint64_t) st->k;
-	const uint64_t base = st->base;
-	uint64_t   *keys = st->keys - base,
-			   *pos = st->pos - base,
-			   *pre = st->pre - base,
-			   *grams = st->grams - base,
-			   *bpow = st->bpow;
-	uint8_t    *ulens = st->lens - base;
-	uint64_t   *gend = st->gend - base;
-	uint64_t	u = st->n,
-				kdone = st->kdone,
-				wnext = st->wnext,
-				wend = st->wend,
-				minh = st->minh;
-	int64_t		minp = st->minp,
-				last = st->last;
-	int			evaluated = st->evaluated;
-	uint32_t	npend = st->npend;
+	uint64_t	u0,
+				N,
+				base;
+	uint64_t   *keys,
+			   *pos,
+			   *pre,
+			   *grams,
+			   *gend;
+	uint8_t    *ulens;
 
-	uint64_t	P = pos[u],			/* P(u) */
-				kneed = pos[kdone] + k,	/* P at which k-gram kdone completes */
-				pk = pos[kdone];		/* P(kdone) */
-
-	for (size_t i = 0; i < n; i++, u++)
+	/* room for the batch: keep the last OVERLAP units */
+	if (st->n - st->base + n > WBUF)
 	{
-		uint64_t	key = in[i];
-		uint8_t		l = lens ? lens[i] : 1;
+		uint64_t	shift = st->n - st->base - OVERLAP;
 
-		keys[u] = key;
-		ulens[u] = l;
-		P += l;
-		pos[u + 1] = P;
-		pre[u + 1] = pre[u] * TFP_PK_MUL + key;
-		if (P < kneed)
-			continue;
-		/* the k-grams this unit completes (one, mostly) */
-		do
+		memmove(st->keys, st->keys + shift, OVERLAP * sizeof(uint64_t));
+		memmove(st->lens, st->lens + shift, OVERLAP);
+		memmove(st->pos, st->pos + shift, (OVERLAP + 1) * sizeof(uint64_t));
+		memmove(st->pre, st->pre + shift, (OVERLAP + 1) * sizeof(uint64_t));
+		memmove(st->grams, st->grams + shift, OVERLAP * sizeof(uint64_t));
+		memmove(st->gend, st->gend + shift, OVERLAP * sizeof(uint64_t));
+		st->base += shift;
+	}
+	base = st->base;
+	keys = st->keys - base;
+	pos = st->pos - base;
+	pre = st->pre - base;
+	grams = st->grams - base;
+	gend = st->gend - base;
+	ulens = st->lens - base;
+	u0 = st->n;
+	N = u0 + n;
+
+	/* the units and their prefix sums */
+	{
+		uint64_t	P = pos[u0],
+					S = pre[u0];
+
+		memcpy(keys + u0, in, n * sizeof(uint64_t));
+		if (lens)
+			memcpy(ulens + u0, lens, n);
+		else
+			memset(ulens + u0, 1, n);
+		for (uint64_t u = u0; u < N; u++)
 		{
-			uint64_t	m = u + 1 - kdone;
+			P += ulens[u];
+			S = S * TFP_PK_MUL + keys[u];
+			pos[u + 1] = P;
+			pre[u + 1] = S;
+		}
+		st->n = N;
+	}
 
-			grams[kdone] = (pre[u + 1] - pre[kdone] * bpow[m]) ^ (gseed + (m << 8));
-			gend[kdone] = u + 1;
-			kdone++;
-			pk = pos[kdone];
-			kneed = pk + k;
-		} while (kdone <= u && P >= kneed);
-		/* the windows they complete */
-		while (pk - pos[wnext] >= w)
+	/* the k-grams now complete */
+	{
+		const uint64_t PN = pos[N];
+		const uint64_t *bpow = st->bpow;
+		uint64_t	j = st->kdone,
+					e = j + 1;
+
+		for (; j < N && PN - pos[j] >= k; j++)
+		{
+			if (e <= j)
+				e = j + 1;
+			while (pos[e] - pos[j] < k)
+				e++;
+			grams[j] = (pre[e] - pre[j] * bpow[e - j]) ^ (gseed + ((e - j) << 8));
+			gend[j] = e;
+		}
+		st->kdone = j;
+	}
+
+	/* the windows now complete */
+	{
+		const uint64_t pk = pos[st->kdone],
+					kdone = st->kdone;
+		uint64_t	wnext = st->wnext,
+					wend = st->wend,
+					minh = st->minh;
+		int64_t		minp = st->minp,
+					last = st->last;
+		uint32_t	npend = st->npend;
+
+		for (; wnext < kdone && pk - pos[wnext] >= w; wnext++)
 		{
 			if (minp >= 0 && (uint64_t) minp < wnext)
 			{
@@ -726,48 +761,28 @@ winnow_units(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n)
 			}
 			if (wend < wnext)
 				wend = wnext;
-			while (wend < kdone && pos[wend] - pos[wnext] < w)
-			{
+			for (; wend < kdone && pos[wend] - pos[wnext] < w; wend++)
 				if (grams[wend] <= minh)
 				{
 					minh = grams[wend];
 					minp = (int64_t) wend;
 				}
-				wend++;
-			}
 			if (minp != last)
 			{
 				last = minp;
 				st->pend[npend++] = (uint64_t) minp;
 			}
-			evaluated = 1;
-			wnext++;
+			st->evaluated = 1;
 		}
+		st->wnext = wnext;
+		st->wend = wend;
+		st->minh = minh;
+		st->minp = minp;
+		st->last = last;
+		st->npend = npend;
 	}
-	st->n = u;
-	st->kdone = kdone;
-	st->wnext = wnext;
-	st->wend = wend;
-	st->minh = minh;
-	st->minp = minp;
-	st->last = last;
-	st->evaluated = evaluated;
-	st->npend = npend;
-	if (npend > 0)
+	if (st->npend > 0)
 		emit_ready(st, 0);
-	/* room for the next batch: keep the last OVERLAP units */
-	if (st->n - st->base + WBATCH > WBUF)
-	{
-		uint64_t	shift = st->n - st->base - OVERLAP;
-
-		memmove(st->keys, st->keys + shift, OVERLAP * sizeof(uint64_t));
-		memmove(st->lens, st->lens + shift, OVERLAP);
-		memmove(st->pos, st->pos + shift, (OVERLAP + 1) * sizeof(uint64_t));
-		memmove(st->pre, st->pre + shift, (OVERLAP + 1) * sizeof(uint64_t));
-		memmove(st->grams, st->grams + shift, OVERLAP * sizeof(uint64_t));
-		memmove(st->gend, st->gend + shift, OVERLAP * sizeof(uint64_t));
-		st->base += shift;
-	}
 }
 
 static void
