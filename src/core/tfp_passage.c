@@ -317,6 +317,17 @@ put_unit(utok *k, uint64_t key, uint32_t start, uint32_t end, int han, int spans
 #define ALWAYS_INLINE inline
 #endif
 
+/* the words put at [from, to) of the batch: their keys from their H */
+static inline void
+word_keys(utok *k, size_t from, size_t to)
+{
+	for (size_t j = from; j < to; j++)
+	{
+		k->keys[j] = tfp_fmix64(k->keys[j]);
+		k->lens[j] = 2;
+	}
+}
+
 /* spans: 0 when only the keys are wanted (a constant: two versions) */
 static ALWAYS_INLINE uint64_t
 tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
@@ -350,39 +361,66 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 			cp = s[pos];
 			if (ascii_cls[cp] == TFP_CC_WORD)
 			{
-				/* a run of ASCII word characters: folds to itself but for A-Z */
+				/*
+				 * a run of ASCII, words and separators (ASCII has no other
+				 * classes), a byte a step with no branch on where a word
+				 * ends: a word is put when a separator follows it, its H
+				 * first and its key K = fmix64(H) when the run ends or the
+				 * batch is full
+				 */
 				uint64_t	h;
-				size_t		end = len - pos > 65536 ? pos + 65536 : len;
+				size_t		end = len - pos > 65536 ? pos + 65536 : len,
+							start,
+							nb,
+							nb0;
+				int			inw = 1;
 
 				if (k->kind == K_WORD)
+				{
 					h = k->h;
+					start = k->start;
+				}
 				else
 				{
 					utok_close(k);
-					k->kind = K_WORD;
-					k->start = (uint32_t) pos;
 					h = TFP_PK_WORD;
+					start = pos;
 				}
-				h = hstep(h, word_byte[cp]);
-				pos++;
-				while (pos < end && (cp = word_byte[s[pos]]) != 0)
+				nb = nb0 = k->nbuf;
+				for (; pos < end && s[pos] < 0x80; pos++)
 				{
-					h = hstep(h, cp);
-					pos++;
+					const uint64_t c = word_byte[s[pos]];
+					const int	isw = c != 0;
+					const uint64_t wm = 0 - (uint64_t) isw;
+
+					k->keys[nb] = h;
+					if (spans)
+					{
+						k->starts[nb] = (uint32_t) start;
+						k->ends[nb] = (uint32_t) pos;
+						start += (pos - start) & (0 - (size_t) (isw & !inw));
+					}
+					nb += inw & !isw;
+					h = (hstep(h, (uint32_t) c) & wm) | (TFP_PK_WORD & ~wm);
+					inw = isw;
+					if (nb == TFP_PASSAGE_BATCH)
+					{
+						word_keys(k, nb0, nb);
+						k->nbuf = nb;
+						utok_flush(k);
+						nb = nb0 = 0;
+					}
 				}
-				if (pos < end && s[pos] < 0x80 && ascii_cls[s[pos]] == TFP_CC_SEP)
+				word_keys(k, nb0, nb);
+				k->nbuf = nb;
+				k->kind = K_NONE;
+				if (inw)
 				{
-					/* an ASCII separator ends the word: put it, skip the
-					 * separators after it */
-					put_unit(k, tfp_fmix64(h), k->start, (uint32_t) pos, 0, spans);
-					k->kind = K_NONE;
-					pos++;
-					while (pos < end && s[pos] < 0x80 && ascii_cls[s[pos]] == TFP_CC_SEP)
-						pos++;
-					continue;
+					k->kind = K_WORD;
+					k->h = h;
+					k->start = (uint32_t) start;
+					k->end = (uint32_t) pos;
 				}
-				k->h = h;
-				k->end = (uint32_t) pos;
 				continue;
 			}
 			if (ascii_cls[cp] != TFP_CC_IGNORE)
@@ -398,19 +436,38 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 
 			if (i >= 0 && fk[i] != 0)
 			{
-				/* a run of fast han characters and separators */
+				/*
+				 * a run of fast han characters and separators, the batch
+				 * in locals (a store of a key could alias k->nbuf)
+				 */
 				uint64_t	key = 0;	/* the open unit's, 0: none */
 				uint32_t	ocp = 0;
 				size_t		start = 0,
-							end = len - pos > 65536 ? pos + 65536 : len;
+							end = len - pos > 65536 ? pos + 65536 : len,
+							nb;
 
 				utok_close(k);
+				nb = k->nbuf;
 				do
 				{
 					uint64_t	e = fk[i];
 
 					if (key != 0)
-						put_unit(k, key, (uint32_t) start, (uint32_t) (start + 3), 1, spans);
+					{
+						k->keys[nb] = key;
+						k->lens[nb] = 1;
+						if (spans)
+						{
+							k->starts[nb] = (uint32_t) start;
+							k->ends[nb] = (uint32_t) (start + 3);
+						}
+						if (++nb == TFP_PASSAGE_BATCH)
+						{
+							k->nbuf = nb;
+							utok_flush(k);
+							nb = 0;
+						}
+					}
 					key = 0;
 					if (e != FAST_SEP)
 					{
@@ -426,6 +483,7 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 						break;
 					i = fast_index(cp);
 				} while (i >= 0 && fk[i] != 0);
+				k->nbuf = nb;
 				if (key != 0)
 				{
 					k->kind = K_HANFAST;
@@ -486,19 +544,21 @@ struct winnow
 				w,
 				c;
 	uint64_t	n;				/* units read */
-	uint64_t	base;			/* unit of keys[0] */
-	uint64_t	keys[WBUF];
-	uint8_t		lens[WBUF];		/* 1 (han) or 2 (word) */
-	uint64_t	pos[WBUF + 1];	/* P: length of the units before unit u */
-	uint64_t	pre[WBUF + 1];	/* S: polynomial of the units before unit u:
-								 * the k-gram [i, e) is S(e) - S(i) B^(e-i) */
-	uint64_t	bpow[TFP_PASSAGE_MAX_K + 2];	/* B^m */
+	uint64_t	base;			/* the unit at [0] of the arrays */
+
+	/*
+	 * The prefix sums before unit u: P(u), the length of the units before
+	 * u, and S(u), their polynomial (S(u + 1) = S(u) B + K(u)): the k-gram
+	 * [i, e) hashes S(e) - S(i) B^(e-i)
+	 */
+	uint64_t	P[WBUF + 1];
+	uint64_t	S[WBUF + 1];
 	uint64_t	grams[WBUF];	/* hash of the k-gram starting at unit u */
-	uint64_t	gend[WBUF];		/* its end (a unit) */
+	uint8_t		glen[WBUF];		/* its length in units */
+	uint64_t	bpow[TFP_PASSAGE_MAX_K + 2];	/* B^m */
 	uint64_t	kdone;			/* k-grams complete below this start */
 	uint64_t	wnext;			/* next window to evaluate */
-	uint64_t	wend;			/* its k-grams: starts [wnext, wend) */
-	uint64_t	minh;			/* their rightmost minimum */
+	uint64_t	minh;			/* rightmost minimum of grams [wnext, kdone) */
 	int64_t		minp;			/* its start, -1: none */
 	int64_t		last;			/* last position recorded, -1: none */
 	int			evaluated;		/* a window was evaluated */
@@ -512,12 +572,6 @@ struct winnow
 	void	   *arg;
 };
 typedef struct winnow winnow;
-
-#define KEYS(u)		(st->keys[(u) - st->base])
-#define LENS(u)		(st->lens[(u) - st->base])
-#define POS(u)		(st->pos[(u) - st->base])
-#define GRAM(u)		(st->grams[(u) - st->base])
-#define GEND(u)		(st->gend[(u) - st->base])
 
 static inline uint8_t
 ctx_of(uint64_t c, int m)
@@ -550,9 +604,8 @@ winnow_init(winnow *st, const tfp_passage_opts *o)
 {
 	/* the buffers are written before they are read: only the state is set */
 	st->n = st->base = 0;
-	st->pos[0] = 0;
-	st->pre[0] = 0;
-	st->kdone = st->wnext = st->wend = 0;
+	st->P[0] = st->S[0] = 0;
+	st->kdone = st->wnext = 0;
 	st->evaluated = 0;
 	st->npend = 0;
 	st->k = o->k;
@@ -573,11 +626,13 @@ winnow_init(winnow *st, const tfp_passage_opts *o)
 
 /*
  * Emit the recorded positions whose right context is known (all: the text
- * has ended): the context units of a seed at p with k-gram end e are, on
- * the left, the units [l, p) with P(p) - P(l) <= c, l as small as that
- * allows (and no earlier than the text's start), and on the right the units
- * [e, r) with P(r) - P(e) <= c, r as large as that and the text allow.  The
- * right context is known once units of c in length follow e.
+ * has ended).  The k-gram at p ends at e, the first unit with P(e) - P(p)
+ * >= k.  The context units
+ * of the seed are, on the left, the units [l, p) with P(p) - P(l) <= c, l
+ * as small as that allows (and no earlier than the text's start), and on
+ * the right the units [e, r) with P(r) - P(e) <= c, r as large as that and
+ * the text allow; as a unit is at least 1 long, l >= p - c and r <= e + c.
+ * The right context is known once units of c in length follow e.
  */
 static void
 emit_ready(winnow *st, int all)
@@ -585,10 +640,10 @@ emit_ready(winnow *st, int all)
 	const uint64_t base = st->base,
 				n = st->n,
 				c = (uint64_t) st->c;
-	const uint64_t *keys = st->keys - base,
-			   *pos = st->pos - base,
+	const uint64_t *P = st->P - base,
+			   *S = st->S - base,
 			   *grams = st->grams - base,
-			   *gend = st->gend - base;
+			   *bpow = st->bpow;
 	tfp_pseed  *out = st->out;
 	size_t		nout = st->nout;
 	uint32_t	i = 0;
@@ -596,28 +651,26 @@ emit_ready(winnow *st, int all)
 	for (; i < st->npend; i++)
 	{
 		uint64_t	p = st->pend[i],
-					e = gend[p],
-					l = p,
-					r = e,
-					cl = 0,
-					cr = 0;
+					e = p + st->glen[p - base],
+					l,
+					r;
 		tfp_pseed  *o;
 
-		if (!all && pos[n] - pos[e] < c)
+		if (!all && P[n] - P[e] < c)
 			break;
-		while (l > base && pos[p] - pos[l - 1] <= c)
-			l--;
-		while (r < n && pos[r + 1] - pos[e] <= c)
-			r++;
-		for (uint64_t j = l; j < p; j++)
-			cl = cl * TFP_PK_MUL + keys[j];
-		for (uint64_t j = e; j < r; j++)
-			cr = cr * TFP_PK_MUL + keys[j];
+		/* steps of a fixed count, no branches: at most ceil(c / 2) needed */
+		l = p >= base + c ? p - c : base;
+		r = e + c <= n ? e + c : n;
+		for (uint64_t t = 0; t < (c + 1) / 2; t++)
+		{
+			l += P[p] - P[l] > c;
+			r -= P[r] - P[e] > c;
+		}
 		o = &out[nout++];
 		o->hash = grams[p];
 		o->unit = (uint32_t) p;
-		o->left = ctx_of(cl, (int) (p - l));
-		o->right = ctx_of(cr, (int) (r - e));
+		o->left = ctx_of(S[p] - S[l] * bpow[p - l], (int) (p - l));
+		o->right = ctx_of(S[r] - S[e] * bpow[r - e], (int) (r - e));
 		o->pad = 0;
 		if (st->sink && nout == st->capout)
 		{
@@ -634,153 +687,132 @@ emit_ready(winnow *st, int all)
 	}
 }
 
-static inline void
-record(winnow *st, int64_t p)
-{
-	if (p != st->last)
-	{
-		st->last = p;
-		st->pend[st->npend++] = (uint64_t) p;
-	}
-}
-
 /*
- * Read n <= WBATCH more units (lens NULL: all of length 1), in phases over
- * the buffers: the units and their prefix sums (P, and the prefix
- * polynomial S); the k-grams they complete (k-gram j ends at the first e
- * with P(e) - P(j) >= k: two pointers, a hash in one step from S); the
- * windows whose k-grams are then all known: window i (its k-grams start at
- * units j >= i with P(j) - P(i) < w) once the first unit whose k-gram is
- * not complete yet (kdone) is at least w after i; at the text's end kdone
- * is the first unit that starts no k-gram, and the windows short of it are
- * not evaluated.  The window's rightmost minimum is kept as (minh, minp): a
- * k-gram joining at or below it becomes it; when it leaves (i passes it),
- * the window is scanned again (about 2 / (w + 1) of the steps).
+ * Read n <= WBATCH more units of lengths lens.  Unit u brings P(u + 1) and
+ * S(u + 1); it completes the k-grams j (one or two, or none) with P(u + 1)
+ * - P(j) >= k, and as they were not complete before, each ends at e = u +
+ * 1: its hash is S(e) - S(j) B^(e-j) in one step.  Each k-gram completed
+ * (kdone, the first start whose k-gram is not complete, moving past it)
+ * makes evaluable the windows i with P(kdone) - P(i) >= w, and for the same
+ * reason each such window's k-grams are exactly the starts [i, kdone).  At
+ * the text's end kdone is the first unit that starts no k-gram, and the
+ * windows short of it are not evaluated.  The rightmost minimum of [wnext,
+ * kdone) is kept as (minh, minp): a k-gram joining at or below it becomes
+ * it; when it has left the window (minp < wnext), the window is scanned
+ * again (about 2 / (w + 1) of the windows).  Three loops over the batch,
+ * each with its state in registers; indices relative to base.
  */
 static void
 winnow_units(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n)
 {
 	const uint64_t k = (uint64_t) st->k,
-				w = (uint64_t) st->w,
-				gseed = TFP_PK_GRAM + (uint64_t) st->k;
-	uint64_t	u0,
+				w = (uint64_t) st->w;
+	uint64_t   *restrict P;
+	uint64_t   *restrict S;
+	uint64_t   *restrict grams;
+	uint8_t    *restrict glen;
+	uint64_t	base,
+				u0,
 				N,
-				base;
-	uint64_t   *keys,
-			   *pos,
-			   *pre,
-			   *grams,
-			   *gend;
-	uint8_t    *ulens;
+				k0,
+				k1;
 
 	/* room for the batch: keep the last OVERLAP units */
 	if (st->n - st->base + n > WBUF)
 	{
 		uint64_t	shift = st->n - st->base - OVERLAP;
 
-		memmove(st->keys, st->keys + shift, OVERLAP * sizeof(uint64_t));
-		memmove(st->lens, st->lens + shift, OVERLAP);
-		memmove(st->pos, st->pos + shift, (OVERLAP + 1) * sizeof(uint64_t));
-		memmove(st->pre, st->pre + shift, (OVERLAP + 1) * sizeof(uint64_t));
+		memmove(st->P, st->P + shift, (OVERLAP + 1) * sizeof(uint64_t));
+		memmove(st->S, st->S + shift, (OVERLAP + 1) * sizeof(uint64_t));
 		memmove(st->grams, st->grams + shift, OVERLAP * sizeof(uint64_t));
-		memmove(st->gend, st->gend + shift, OVERLAP * sizeof(uint64_t));
+		memmove(st->glen, st->glen + shift, OVERLAP);
 		st->base += shift;
 	}
 	base = st->base;
-	keys = st->keys - base;
-	pos = st->pos - base;
-	pre = st->pre - base;
-	grams = st->grams - base;
-	gend = st->gend - base;
-	ulens = st->lens - base;
-	u0 = st->n;
+	P = st->P;
+	S = st->S;
+	grams = st->grams;
+	glen = st->glen;
+	u0 = st->n - base;
 	N = u0 + n;
 
-	/* the units and their prefix sums */
+	/* the prefix sums */
 	{
-		uint64_t	P = pos[u0],
-					S = pre[u0];
+		uint64_t	p = P[u0],
+					s = S[u0];
 
-		memcpy(keys + u0, in, n * sizeof(uint64_t));
-		if (lens)
-			memcpy(ulens + u0, lens, n);
-		else
-			memset(ulens + u0, 1, n);
-		for (uint64_t u = u0; u < N; u++)
+		for (size_t i = 0; i < n; i++)
 		{
-			P += ulens[u];
-			S = S * TFP_PK_MUL + keys[u];
-			pos[u + 1] = P;
-			pre[u + 1] = S;
+			p += lens[i];
+			s = s * TFP_PK_MUL + in[i];
+			P[u0 + i + 1] = p;
+			S[u0 + i + 1] = s;
 		}
-		st->n = N;
 	}
 
-	/* the k-grams now complete */
+	/* the k-grams completed: [k0, k1) */
 	{
-		const uint64_t PN = pos[N];
-		const uint64_t *bpow = st->bpow;
-		uint64_t	j = st->kdone,
-					e = j + 1;
+		const uint64_t *bpow = st->bpow,
+					gk = TFP_PK_GRAM + k;
+		uint64_t	j = st->kdone - base;
 
-		for (; j < N && PN - pos[j] >= k; j++)
-		{
-			if (e <= j)
-				e = j + 1;
-			while (pos[e] - pos[j] < k)
-				e++;
-			grams[j] = (pre[e] - pre[j] * bpow[e - j]) ^ (gseed + ((e - j) << 8));
-			gend[j] = e;
-		}
-		st->kdone = j;
+		k0 = j;
+		for (uint64_t e = u0 + 1; e <= N; e++)
+			for (; P[e] - P[j] >= k; j++)
+			{
+				const uint64_t m = e - j;
+
+				grams[j] = (S[e] - S[j] * bpow[m]) ^ (gk + (m << 8));
+				glen[j] = (uint8_t) m;
+			}
+		k1 = j;
 	}
 
-	/* the windows now complete */
+	/* the windows each of them makes evaluable */
 	{
-		const uint64_t pk = pos[st->kdone],
-					kdone = st->kdone;
-		uint64_t	wnext = st->wnext,
-					wend = st->wend,
-					minh = st->minh;
-		int64_t		minp = st->minp,
-					last = st->last;
+		uint64_t	wnext = st->wnext - base,
+					minh = st->minh,
+					minp = st->minp < 0 ? UINT64_MAX : (uint64_t) st->minp - base,
+					last = st->last < 0 ? UINT64_MAX : (uint64_t) st->last - base;
 		uint32_t	npend = st->npend;
 
-		for (; wnext < kdone && pk - pos[wnext] >= w; wnext++)
+		for (uint64_t j = k0; j < k1; j++)
 		{
-			if (minp >= 0 && (uint64_t) minp < wnext)
+			const uint64_t pk = P[j + 1];
+
+			const uint64_t g = grams[j];
+
+			/* conditional moves, not branches: which wins is random */
+			minp = g <= minh ? j : minp;
+			minh = g <= minh ? g : minh;
+			for (; pk - P[wnext] >= w; wnext++)
 			{
-				minp = -1;
-				minh = UINT64_MAX;
-				for (uint64_t j = wnext; j < wend; j++)
-					if (grams[j] <= minh)
-					{
-						minh = grams[j];
-						minp = (int64_t) j;
-					}
-			}
-			if (wend < wnext)
-				wend = wnext;
-			for (; wend < kdone && pos[wend] - pos[wnext] < w; wend++)
-				if (grams[wend] <= minh)
+				if (minp < wnext)
 				{
-					minh = grams[wend];
-					minp = (int64_t) wend;
+					minh = UINT64_MAX;
+					for (uint64_t i = wnext; i <= j; i++)
+					{
+						const uint64_t h = grams[i];
+
+						minp = h <= minh ? i : minp;
+						minh = h <= minh ? h : minh;
+					}
 				}
-			if (minp != last)
-			{
+				/* recorded if new, without a branch */
+				st->pend[npend] = minp + base;
+				npend += minp != last;
 				last = minp;
-				st->pend[npend++] = (uint64_t) minp;
 			}
-			st->evaluated = 1;
 		}
-		st->wnext = wnext;
-		st->wend = wend;
+		st->evaluated |= wnext + base != st->wnext;
+		st->wnext = wnext + base;
 		st->minh = minh;
-		st->minp = minp;
-		st->last = last;
+		st->minp = minp == UINT64_MAX ? -1 : (int64_t) (minp + base);
+		st->last = last == UINT64_MAX ? -1 : (int64_t) (last + base);
 		st->npend = npend;
 	}
+	st->n = N + base;
+	st->kdone = k1 + base;
 	if (st->npend > 0)
 		emit_ready(st, 0);
 }
@@ -795,12 +827,16 @@ winnow_finish(winnow *st)
 		uint64_t	bh = UINT64_MAX;
 
 		for (uint64_t j = 0; j < st->kdone; j++)
-			if (GRAM(j) <= bh)
+			if (st->grams[j - st->base] <= bh)
 			{
-				bh = GRAM(j);
+				bh = st->grams[j - st->base];
 				best = (int64_t) j;
 			}
-		record(st, best);
+		if (best != st->last)
+		{
+			st->last = best;
+			st->pend[st->npend++] = (uint64_t) best;
+		}
 	}
 	emit_ready(st, 1);
 	if (st->sink && st->nout > 0)
@@ -841,12 +877,15 @@ tfp_passage_winnow_len(const uint64_t *keys, const uint8_t *lens, size_t n,
 					   const tfp_passage_opts *o, tfp_pseed *out)
 {
 	winnow		st;
+	uint8_t		ones[WBATCH];
 
 	winnow_init(&st, o);
 	st.out = out;
 	st.capout = n;
+	if (!lens)
+		memset(ones, 1, sizeof(ones));
 	for (size_t i = 0; i < n; i += WBATCH)
-		winnow_units(&st, keys + i, lens ? lens + i : NULL, n - i < WBATCH ? n - i : WBATCH);
+		winnow_units(&st, keys + i, lens ? lens + i : ones, n - i < WBATCH ? n - i : WBATCH);
 	winnow_finish(&st);
 	return (size_t) st.total;
 }

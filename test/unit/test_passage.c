@@ -343,9 +343,12 @@ test_reference(void)
 
 		for (int t = 0; t < 400 && ok; t++)
 		{
-			size_t		n = rnd(300);
+			int			mix = t % 5;	/* 0: han only, 1: words only, 2-3: mixed,
+										 * 4: runs of each, across batches */
+			size_t		n = mix == 4 ? rnd(2000) : rnd(300);
 			uint32_t	alpha = 1 + rnd(t % 3 == 0 ? 3 : 1000);	/* many ties */
-			int			mix = t % 4;	/* 0: han only, 1: words only, 2-3: mixed */
+			size_t		run = 0;
+			uint8_t		rlen = 1;
 			uint64_t   *keys = malloc((n + 1) * sizeof(uint64_t));
 			uint8_t    *lens = malloc(n + 1);
 			tfp_pseed  *x = malloc((n + 1) * sizeof(tfp_pseed)),
@@ -356,7 +359,12 @@ test_reference(void)
 			for (size_t i = 0; i < n; i++)
 			{
 				keys[i] = tfp_fmix64(rnd(alpha) + 1);
-				lens[i] = mix == 0 ? 1 : mix == 1 ? 2 : (uint8_t) (1 + rnd(2));
+				if (mix == 4 && run-- == 0)
+				{
+					run = rnd(600);
+					rlen = (uint8_t) (1 + rnd(2));
+				}
+				lens[i] = mix == 0 ? 1 : mix == 1 ? 2 : mix == 4 ? rlen : (uint8_t) (1 + rnd(2));
 			}
 			nx = tfp_passage_winnow_len(keys, lens, n, &o, x);
 			ny = ref_winnow(keys, lens, n, &o, y);
@@ -377,7 +385,7 @@ test_reference(void)
 		}
 	}
 	check(ok, "winnowing equals the brute-force reference (every window's rightmost minimum, lengths "
-		  "of han units and words) on 3,600 random unit sequences, ties included, k 1-16, w 1-64");
+		  "of han units and words) on 3,600 random unit sequences, ties included, k 1-16, w 1-64, runs of either across batches");
 }
 
 static void
