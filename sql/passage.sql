@@ -1,9 +1,9 @@
 --
 -- The passage fingerprint: passage_fp() and the passage_fingerprint type,
 -- golden values (never to change), folds and homophones, the guarantee on
--- real text (a copied run of w + k - 1 units always shares a matching
--- seed), the text and binary forms, the %& operator, every server encoding,
--- and bad input.
+-- real text (a copied run of w + k - 1 Han characters always shares a
+-- matching seed), the text and binary forms, the %& operator, every server
+-- encoding, and bad input.
 --
 -- (a schema of its own: the tables of the tests of a stream share a database)
 CREATE SCHEMA passage_t;
@@ -38,7 +38,7 @@ SELECT passage_fp('他在北京的时候买了一本书')::text = passage_fp('�
        passage_fp('他在北京的时候买了一本书', reading => false)::text
        = passage_fp('她再北京地时候买了一本书', reading => false)::text AS without_reading;
 
--- the guarantee on real text: a run of t = w + k - 1 units of the news
+-- the guarantee on real text: a run of t = w + k - 1 Han characters of the news
 -- copied into unrelated text always shares a seed with an equal context
 -- byte (passage_fp_shared counts them), whatever the run, for three (k, w)
 CREATE TABLE runs AS

@@ -35,9 +35,10 @@ SUMMARY=()       # one line per suite, printed before the total
 
 # The TAP tests of the default run: those that guard correctness across a
 # server's life: a streaming replica's answers (001), the hamming index on a
-# standby, after a crash and under concurrent writers (032), dump/restore
+# standby, after a crash and under concurrent writers (032), the passage
+# index the same (034), dump/restore
 # (050), every upgrade path (100).  --full runs every test/t/*.pl.
-TAP_DEFAULT="001_simhash_replica 032_hamming_am 050_dump_restore 100_upgrade"
+TAP_DEFAULT="001_simhash_replica 032_hamming_am 034_passage_am 050_dump_restore 100_upgrade"
 # pg_regress tests of --full only: stress that the TAP limits test (130)
 # covers too (a 500 MiB text).  Every SQL object is in the others.
 REGRESS_FULL_ONLY="simhash_large"

@@ -8,8 +8,8 @@
  *
  * A HIT is a seed of the query (at query unit q) matching a seed of a
  * stored document (at its unit d): equal 34-bit key and a context byte
- * (tfp_passage.h, THE GUARANTEE: every run of t = w + k - 1 units the two
- * texts share gives one).  A copied passage gives hits on one diagonal
+ * (tfp_passage.h, THE GUARANTEE: every run of length t = w + k, w + k - 1
+ * of Han characters, the two texts share gives one).  A copied passage gives hits on one diagonal
  * d - q, shifted by its edits (an insertion or deletion of e units moves
  * the diagonal by e); unrelated texts give scattered single hits where they
  * share a phrase.

@@ -31,12 +31,12 @@ passage_check_opts(tfp_passage_opts *o, int32 k, int32 w, bool reading)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("k must be between 1 and %d, not %d", TFP_PASSAGE_MAX_K, k),
-				 errdetail("k is the number of units (Han characters or words) of each hashed k-gram.")));
+				 errdetail("k is the length of each hashed k-gram, a Han character counting 1 and a word 2.")));
 	if (w < 1 || w > TFP_PASSAGE_MAX_W)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("w must be between 1 and %d, not %d", TFP_PASSAGE_MAX_W, w),
-				 errdetail("w is the number of consecutive k-grams of a winnowing window; any shared run of w + k - 1 units is found.")));
+				 errdetail("w is the length a winnowing window spans; any shared run of length w + k is found (a Han character counting 1, a word 2).")));
 	o->k = k;
 	o->w = w;
 	o->reading = reading ? 1 : 0;

@@ -124,7 +124,7 @@ static bool pas_relopt_ready = false;
 
 /*
  * Storage parameters: k and w of the fingerprint (5 and 9; any shared run
- * of w + k - 1 units is found) and reading (homophones one unit).  They
+ * of length w + k is found, w + k - 1 of Han characters) and reading (homophones one unit).  They
  * take effect at the next build; queries must use the same.
  */
 static bytea *

@@ -7,8 +7,9 @@
  *     passage indexes (or the defaults when the tables are read instead).
  *  2. Their hits in every table of the corpus (a leaf partition each):
  *     rows with a seed of equal key and context byte.  By the guarantee of
- *     src/core/tfp_passage.h every stored row sharing a run of t = w + k - 1
- *     units with the query has one, but for runs made only of seeds over
+ *     src/core/tfp_passage.h every stored row sharing a run of length t =
+ *     w + k (w + k - 1 of Han characters) with the query has one, but for
+ *     runs made only of seeds over
  *     max_docs (common text) and boilerplate lines of the lexicon.
  *  3. The rows with hits are candidates, best evidence first
  *     (tfp_sources.h); each of the first max_candidates is fetched (as the

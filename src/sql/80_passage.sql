@@ -1,8 +1,9 @@
 
 -- ---- passage fingerprints (new in 1.2) ----
 -- passage_fp(body): the winnowed k-gram hashes of a text with their
--- positions and context bytes (src/core/tfp_passage.h: any run of
--- w + k - 1 units two texts share gives them a matching seed), its
+-- positions and context bytes (src/core/tfp_passage.h: any run two
+-- texts share of length w + k, a Han character 1 and a word 2, gives them
+-- a matching seed; w + k - 1 for Han characters only), its
 -- accessors, passage_fp_shared() and the query operator %& passage_query.
 
 CREATE TYPE @extschema@.passage_fingerprint;
@@ -45,7 +46,7 @@ CREATE FUNCTION @extschema@.passage_fp(
 	AS 'MODULE_PATHNAME', 'passage_fp_text'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 COMMENT ON FUNCTION @extschema@.passage_fp(text, int4, int4, boolean)
-	IS 'passage fingerprint (winnowing of k-grams of Han characters and words, homophones one unit with reading): any run of w + k - 1 units two texts share gives them a matching seed';
+	IS 'passage fingerprint (winnowing of k-grams of Han characters and words, homophones one unit with reading): any run of text two texts share of length w + k (a Han character 1, a word 2; w + k - 1 for Han characters only) gives them a matching seed';
 
 CREATE FUNCTION @extschema@.passage_fp_hashes(fp @extschema@.passage_fingerprint)
 	RETURNS int8[]
