@@ -153,6 +153,47 @@ SELECT count(*) FILTER (WHERE sources_of(body, :'use_index') IS DISTINCT FROM
           FROM textfp_sources(q.body, 'part', use_index => :'use_index'))) AS differ_partitioned
 FROM q WHERE qid < 120;
 
+-- max_docs and frequency count the whole corpus, not each partition: the
+-- site table in two partitions (14 and 15 of the 29 template rows in each,
+-- so max_docs => 20 binds only over both) answers as one table
+CREATE TABLE site2 (id int, body text) PARTITION BY LIST ((id % 2));
+CREATE TABLE site2_0 PARTITION OF site2 FOR VALUES IN (0);
+CREATE TABLE site2_1 PARTITION OF site2 FOR VALUES IN (1);
+INSERT INTO site2 SELECT * FROM site;
+\if :use_index
+CREATE INDEX ON site2 USING passage (body);
+\endif
+CREATE FUNCTION src_text(t text, corpus regclass, md int, ui boolean) RETURNS text LANGUAGE sql AS $$
+  SELECT coalesce(string_agg(format('%s:%s:%s:%s:%s+%s/%s+%s:%s:%s:%s', rank, source_id, share, passage,
+                                    source_start, source_length, query_start, query_length, matched,
+                                    similarity, frequency), ' ' ORDER BY rank, passage), '')
+  FROM textfp_sources(t, corpus, min_length => 20, max_docs => md, max_sources => 100, use_index => ui)
+$$;
+SELECT md.max_docs,
+       src_text(x.t, 'site', md.max_docs, :'use_index') = src_text(x.t, 'site2', md.max_docs, :'use_index') AS same_as_one_table
+FROM (VALUES (0), (20), (1000)) md(max_docs),
+     (VALUES ('转载说明：本文由本站编辑整理发布，转载请注明出处并保留原文链接，谢谢合作。')) x(t)
+ORDER BY 1;
+
+-- the pieces of textfp_sources() on Citus (docs/citus.md), on one table:
+-- the df of each seed of the query, and the source query with the df given
+-- (as the shards get it, added up), which answers as textfp_sources() with
+-- each passage's length in units besides
+SELECT cardinality(textfp_sources_df(x.t, 'site', 'id', 'body', NULL, :'use_index'))
+         = passage_fp_count(passage_fp(x.t)) AS one_df_per_seed,
+       (SELECT max(v) FROM unnest(textfp_sources_df(x.t, 'site', 'id', 'body', NULL, :'use_index')) v) >= 29
+         AS the_template_line_is_common,
+       (SELECT string_agg(format('%s:%s:%s:%s:%s+%s/%s+%s:%s:%s:%s', rank, source_id, share, passage,
+                                 source_start, source_length, query_start, query_length, matched,
+                                 similarity, frequency), ' ' ORDER BY rank, passage)
+        FROM textfp_sources_shard(x.t, 'site', 'id', 'body', 20, 100, 20, NULL, :'use_index', 100,
+                                  textfp_sources_df(x.t, 'site', 'id', 'body', NULL, :'use_index')))
+         = src_text(x.t, 'site', 20, :'use_index') AS shard_form_same,
+       (SELECT bool_and(passage_units BETWEEN 20 AND query_length)
+        FROM textfp_sources_shard(x.t, 'site', 'id', 'body', 20, 100, 0, NULL, :'use_index', 100,
+                                  textfp_sources_df(x.t, 'site', 'id', 'body', NULL, :'use_index'))) AS units_of_the_passage
+FROM (VALUES ('转载说明：本文由本站编辑整理发布，转载请注明出处并保留原文链接，谢谢合作。')) x(t);
+
 -- bad input
 CREATE TABLE noidx (id int, body text);
 CREATE TABLE textid (id text, body text);
@@ -172,7 +213,11 @@ SELECT q, err(q) FROM (VALUES
   ($$SELECT * FROM textfp_sources('x', 'textid', use_index => false)$$),
   ($$SELECT * FROM textfp_sources('x', 'intbody', use_index => false)$$),
   ($$SELECT * FROM textfp_sources('x', 'v', use_index => false)$$),
-  ($$SELECT * FROM textfp_sources('x', 0)$$)
+  ($$SELECT * FROM textfp_sources('x', 0)$$),
+  ($$SELECT * FROM textfp_sources_shard('本文由本站编辑整理发布', 'doc', 'id', 'body', 40, 10, 0, NULL, false, 100, '{1,2}')$$),
+  ($$SELECT * FROM textfp_sources_shard('本文由本站编辑整理发布', 'doc', 'id', 'body', 40, 10, 0, NULL, false, 100, '{NULL}')$$),
+  ($$SELECT * FROM textfp_sources_shard('本文由本站编辑整理发布', 'doc', 'id', 'body', 40, 10, 0, NULL, false, 100, '{-1}')$$),
+  ($$SELECT * FROM textfp_sources_shard('本文由本站编辑整理发布', 'doc', 'id', 'body', 40, 10, 0, NULL, false, 100, NULL)$$)
 ) t(q);
 -- no passage index: a clear error (its hint names the index to create)
 SELECT split_part(err($$SELECT * FROM textfp_sources('x', 'noidx')$$), ':', 1) AS no_index_sqlstate;

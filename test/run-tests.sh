@@ -55,7 +55,7 @@ $TFP_PG_CONF}"
 TAP_STRESS="040_sql_sweep 120_sqlsmith_smoke 130_limits"
 # With several TAP jobs, the slowest files start first (prove runs them in
 # the order given): the last measured order, longest first.
-TAP_SLOW_FIRST="140_citus 033_hamming_merge 130_limits 141_citus_pairs 142_citus_arrivals 040_sql_sweep 032_hamming_am 120_sqlsmith_smoke"
+TAP_SLOW_FIRST="140_citus 033_hamming_merge 130_limits 141_citus_pairs 142_citus_arrivals 143_citus_sources 040_sql_sweep 032_hamming_am 120_sqlsmith_smoke"
 
 note() { SUMMARY+=("$(printf '  %-8s %s' "$1" "$2")"); }
 # What failed, in a few lines each (stdin), printed again just before the

@@ -297,11 +297,13 @@ typedef struct PasLookup
 /*
  * The entries matching the query seeds q[0..nq) (equal key and a context
  * byte), keys with more than max_docs entries counted but skipped (0: no
- * limit); live entries only, in no particular order.  Memory in the
- * current context.
+ * limit); live entries only, in no particular order.  With gdf, each
+ * seed's df is given (the corpus's, over several indexes) and decides what
+ * is skipped; with df_only, only the df of each seed is found (out->df),
+ * no entries read.  Memory in the current context.
  */
 extern void pas_lookup(Relation index, const tfp_pseed *q, size_t nq, uint32 max_docs,
-					   PasLookup *out);
+					   const uint32 *gdf, bool df_only, PasLookup *out);
 
 extern IndexScanDesc passage_beginscan(Relation r, int nkeys, int norderbys);
 extern void passage_rescan(IndexScanDesc scan, ScanKey keys, int nkeys,

@@ -8,8 +8,12 @@
  * Both ways give the same hits: a hit is a row seed whose 34-bit key equals
  * a query seed's (tfp_pasidx.h) with an equal context byte, units past
  * TFP_PASIDX_UNIT_MAX unknown, and a query seed whose key has more than
- * max_docs entries in the table (df: rows' seeds of that key, alive or
- * not in the index) is too common to look up.
+ * max_docs entries in the corpus (df: rows' seeds of that key, alive or
+ * not in the index, summed over the tables of the corpus, or given: the
+ * shards of a Citus table) is too common to look up.  The index skips
+ * such seeds once their df is known: over several indexes, after a first
+ * pass that only counts (src_df_index); the scan drops their hits at the
+ * end (src_hits_finish).
  */
 #include "postgres.h"
 
@@ -169,15 +173,52 @@ src_hits_index(SrcHits *h, int leaf, SrcLeaf *l, SrcQuery *q, uint32 max_docs)
 {
 	PasLookup	L;
 
-	pas_lookup(l->index, q->seeds, q->nseeds, max_docs, &L);
-	for (size_t i = 0; i < q->nseeds; i++)
-	{
-		q->df[i] += L.df[i];
-		q->common[i] |= L.common[i];
-	}
+	pas_lookup(l->index, q->seeds, q->nseeds, max_docs, q->global_df ? q->df : NULL, false, &L);
+	if (!q->global_df)
+		for (size_t i = 0; i < q->nseeds; i++)
+			q->df[i] += L.df[i];
 	for (Size i = 0; i < L.nhits; i++)
 		hit_add(h, leaf, &L.hits[i].tid, L.hits[i].qi, q->seed_units[L.hits[i].qi],
 				L.hits[i].unit);
+}
+
+void
+src_df_index(SrcLeaf *l, SrcQuery *q)
+{
+	PasLookup	L;
+
+	pas_lookup(l->index, q->seeds, q->nseeds, 0, NULL, true, &L);
+	for (size_t i = 0; i < q->nseeds; i++)
+		q->df[i] += L.df[i];
+}
+
+void
+src_set_df(SrcQuery *q, const uint32 *df, uint32 max_docs)
+{
+	if (df != NULL)
+		memcpy(q->df, df, sizeof(uint32) * q->nseeds);
+	for (size_t i = 0; i < q->nseeds; i++)
+		q->common[i] = max_docs > 0 && q->df[i] > max_docs;
+	q->global_df = true;
+}
+
+void
+src_hits_finish(SrcHits *h, SrcQuery *q, uint32 max_docs)
+{
+	Size		kept = 0;
+
+	if (!q->global_df)
+		src_set_df(q, NULL, max_docs);
+	/* the hits of seeds too common in the corpus go (the index skips them) */
+	for (Size i = 0; i < h->n; i++)
+		if (!q->common[h->hit[i].qi])
+		{
+			h->leaf[kept] = h->leaf[i];
+			h->tid[kept] = h->tid[i];
+			h->hit[kept] = h->hit[i];
+			kept++;
+		}
+	h->n = kept;
 }
 
 /* query seeds by key, for the scan */
@@ -199,11 +240,10 @@ cmp_keyidx(const void *a, const void *b)
 }
 
 void
-src_hits_scan(SrcHits *h, int leaf, SrcLeaf *l, SrcQuery *q, uint32 max_docs)
+src_hits_scan(SrcHits *h, int leaf, SrcLeaf *l, SrcQuery *q)
 {
 	KeyIdx	   *ki = palloc(Max(q->nseeds, 1) * sizeof(KeyIdx));
 	uint32	   *df = palloc0(Max(q->nseeds, 1) * sizeof(uint32));
-	Size		first = h->n;
 	TupleTableSlot *slot = table_slot_create(l->rel, NULL);
 	TableScanDesc scan;
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "textfp_sources row",
@@ -260,26 +300,9 @@ src_hits_scan(SrcHits *h, int leaf, SrcLeaf *l, SrcQuery *q, uint32 max_docs)
 	table_endscan(scan);
 	ExecDropSingleTupleTableSlot(slot);
 	MemoryContextDelete(rowcxt);
-	/* the seeds too common in this table: their hits go, as the index skips them */
-	if (max_docs > 0)
-	{
-		Size		kept = first;
-
-		for (Size i = first; i < h->n; i++)
-			if (df[h->hit[i].qi] <= max_docs)
-			{
-				h->leaf[kept] = h->leaf[i];
-				h->tid[kept] = h->tid[i];
-				h->hit[kept] = h->hit[i];
-				kept++;
-			}
-		h->n = kept;
-	}
-	for (size_t i = 0; i < q->nseeds; i++)
-	{
-		q->df[i] += df[i];
-		q->common[i] |= max_docs > 0 && df[i] > max_docs;
-	}
+	if (!q->global_df)
+		for (size_t i = 0; i < q->nseeds; i++)
+			q->df[i] += df[i];
 	pfree(ki);
 	pfree(df);
 }

@@ -202,6 +202,7 @@ scan_chain(Relation index, const PasChain *c, const tfp_pseed *q, const uint32 *
 /* one attempt; false if a page was reused meanwhile */
 static bool
 lookup_once(Relation index, const tfp_pseed *q, size_t nq, uint32 max_docs,
+			const uint32 *gdf, bool df_only,
 			const uint32 *order, const QKey *keys, uint32 nkeys, PasLookup *out)
 {
 	PasMetaData meta;
@@ -249,15 +250,18 @@ lookup_once(Relation index, const tfp_pseed *q, size_t nq, uint32 max_docs,
 	if (ok)
 		for (uint32 i = 0; i < nkeys; i++)
 		{
-			skip[i] = max_docs > 0 && kdf[i] > max_docs;
+			/* the corpus's df when given (the seeds of a key share it) */
+			uint32		df = gdf ? gdf[order[keys[i].first]] : kdf[i];
+
+			skip[i] = df_only || (max_docs > 0 && df > max_docs);
 			for (uint32 j = keys[i].first; j < keys[i].first + keys[i].n; j++)
 			{
-				out->df[order[j]] = kdf[i];
-				out->common[order[j]] = skip[i];
+				out->df[order[j]] = df_only ? kdf[i] : df;
+				out->common[order[j]] = max_docs > 0 && df > max_docs;
 			}
 		}
 	/* pass 2: the entries of the keys kept */
-	for (uint32 r = 0; r < nr && ok; r++)
+	for (uint32 r = 0; r < nr && ok && !df_only; r++)
 	{
 		Reader		rd = {index, d[r], InvalidBuffer, 0, false};
 
@@ -283,7 +287,7 @@ lookup_once(Relation index, const tfp_pseed *q, size_t nq, uint32 max_docs,
 		ok = !rd.stale;
 		reader_done(&rd);
 	}
-	if (ok)
+	if (ok && !df_only)
 		ok = scan_chain(index, &meta.merging, q, order, keys, nkeys, kdf, skip, out, true) &&
 			scan_chain(index, &meta.pending, q, order, keys, nkeys, kdf, skip, out, true);
 	for (uint32 r = 0; r < nr; r++)
@@ -295,7 +299,8 @@ lookup_once(Relation index, const tfp_pseed *q, size_t nq, uint32 max_docs,
 }
 
 void
-pas_lookup(Relation index, const tfp_pseed *q, size_t nq, uint32 max_docs, PasLookup *out)
+pas_lookup(Relation index, const tfp_pseed *q, size_t nq, uint32 max_docs,
+		   const uint32 *gdf, bool df_only, PasLookup *out)
 {
 	uint64	   *k = palloc(sizeof(uint64) * Max(nq, 1));
 	uint32	   *order = palloc(sizeof(uint32) * Max(nq, 1));
@@ -323,7 +328,7 @@ pas_lookup(Relation index, const tfp_pseed *q, size_t nq, uint32 max_docs, PasLo
 		}
 		keys[nkeys - 1].n++;
 	}
-	while (!lookup_once(index, q, nq, max_docs, order, keys, nkeys, out))
+	while (!lookup_once(index, q, nq, max_docs, gdf, df_only, order, keys, nkeys, out))
 	{
 		out->restarts++;
 		CHECK_FOR_INTERRUPTS();
@@ -427,7 +432,7 @@ passage_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	if (so->empty)
 		return 0;
 	old = MemoryContextSwitchTo(so->tmpcxt);
-	pas_lookup(scan->indexRelation, so->q, so->nq, 0, &L);
+	pas_lookup(scan->indexRelation, so->q, so->nq, 0, NULL, false, &L);
 	qsort(L.hits, L.nhits, sizeof(PasHit), cmp_hit);
 	for (Size i = 0; i < L.nhits;)
 	{

@@ -29,14 +29,17 @@
 #include "catalog/index.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
+#include "executor/spi.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include "pairs.h"
 #include "passage_am.h"
@@ -176,13 +179,6 @@ corpus_leaves(Oid relid, const char *idcol, const char *textcol, bool use_index,
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
-	if (textfp_citus_table_kind(relid) != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("textfp_sources() does not read the Citus %s table %s",
-						textfp_citus_table_kind(relid), RelationGetRelationName(rel)),
-				 errdetail("Its rows and their passage indexes are in the shards on the workers."),
-				 errhint("Run textfp_sources() on the distributed table through textfp_sources_citus() (docs/citus.md).")));
 	if (rel->rd_rel->relkind != RELKIND_RELATION &&
 		rel->rd_rel->relkind != RELKIND_PARTITIONED_TABLE)
 		ereport(ERROR,
@@ -317,6 +313,188 @@ check_arg(bool cond, const char *msg, const char *detail)
 				 errmsg("%s", msg), errdetail("%s", detail)));
 }
 
+/* the arguments every entry point shares: query, corpus, columns, limits */
+typedef struct SrcArgs
+{
+	int32		min_length,
+				max_sources,
+				max_docs,
+				max_candidates;
+	bool		use_index;
+	const tfp_termset *lexicon;
+} SrcArgs;
+
+static void
+src_args(FunctionCallInfo fcinfo, SrcArgs *a)
+{
+	a->min_length = PG_GETARG_INT32(4);
+	a->max_sources = PG_GETARG_INT32(5);
+	a->max_docs = PG_GETARG_INT32(6);
+	a->use_index = PG_GETARG_BOOL(8);
+	a->max_candidates = PG_GETARG_INT32(9);
+	a->lexicon = NULL;
+	check_arg(a->min_length >= 1 && a->min_length <= TFP_ALIGN_MAX_MIN_LENGTH,
+			  psprintf("min_length must be between 1 and %d, not %d", TFP_ALIGN_MAX_MIN_LENGTH, a->min_length),
+			  "min_length is the shortest passage reported, in Han characters (a word counts as two).");
+	check_arg(a->max_sources >= 1,
+			  psprintf("max_sources must be at least 1, not %d", a->max_sources),
+			  "max_sources is the number of sources returned, best first.");
+	check_arg(a->max_docs >= 0,
+			  psprintf("max_docs must be 0 or more, not %d", a->max_docs),
+			  "A seed found in more than max_docs rows of the corpus is too common to look up (0: no limit).");
+	check_arg(a->max_candidates >= 1,
+			  psprintf("max_candidates must be at least 1, not %d", a->max_candidates),
+			  "max_candidates is the number of rows with hits that are aligned with the query, best evidence first.");
+	if (!PG_ARGISNULL(7))
+	{
+		const textfp_termset_cache *c = textfp_boilerplate_arg(fcinfo, 7);
+
+		if (c->nterms > 0)
+			a->lexicon = &c->set;
+	}
+}
+
+/*
+ * The query's seeds and their df in the corpus (the leaves of a table on
+ * this node): over its indexes, added up first when there are several; by
+ * reading, as the hits are gathered.  gdf: the df given (the shards of a
+ * Citus table), its length checked against the seeds.
+ */
+static void
+src_prepare(SrcQuery *q, text *query, SrcLeaf *leaves, int nleaves, const SrcArgs *a,
+			ArrayType *gdf)
+{
+	tfp_passage_opts o = corpus_opts(leaves, nleaves);
+
+	src_query_prepare(q, query, &o, a->lexicon);
+	if (gdf != NULL)
+	{
+		int			n = ArrayGetNItems(ARR_NDIM(gdf), ARR_DIMS(gdf));
+
+		if (ARR_ELEMTYPE(gdf) != INT4OID || ARR_HASNULL(gdf) || n != (int) q->nseeds)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("df must hold one integer per seed of the query (%zu), without nulls",
+							q->nseeds),
+					 errdetail("textfp_citus_sources() passes the df textfp_sources_df() found on every shard, added up.")));
+		for (int i = 0; i < n; i++)
+			check_arg(((int32 *) ARR_DATA_PTR(gdf))[i] >= 0, "df must not be negative",
+					  "A df is a count of index entries.");
+		src_set_df(q, (const uint32 *) ARR_DATA_PTR(gdf), (uint32) a->max_docs);
+	}
+	else if (nleaves > 1 && a->use_index)
+	{
+		for (int i = 0; i < nleaves; i++)
+			src_df_index(&leaves[i], q);
+		src_set_df(q, NULL, (uint32) a->max_docs);
+	}
+}
+
+static void
+close_leaves(SrcLeaf *leaves, int nleaves)
+{
+	for (int i = 0; i < nleaves; i++)
+	{
+		if (leaves[i].index)
+			index_close(leaves[i].index, AccessShareLock);
+		table_close(leaves[i].rel, NoLock);
+	}
+}
+
+/*
+ * A Citus table: the source query of every shard, merged on this node
+ * (textfp_citus_sources(), src/sql/81_passage_index.sql), its rows
+ * returned as ours
+ */
+static Datum
+sources_citus(FunctionCallInfo fcinfo)
+{
+	TupleDesc	desc;
+	Tuplestorestate *ts = textfp_srf_materialize(fcinfo, &desc);
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			types[10] = {TEXTOID, REGCLASSOID, NAMEOID, NAMEOID, INT4OID, INT4OID, INT4OID,
+		GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("textfp_boilerplate"),
+						ObjectIdGetDatum(nsp)), BOOLOID, INT4OID};
+	Datum		args[10];
+	char		nulls[10];
+	char	   *sql;
+
+	for (int i = 0; i < 10; i++)
+	{
+		args[i] = PG_GETARG_DATUM(i);
+		nulls[i] = PG_ARGISNULL(i) ? 'n' : ' ';
+	}
+	sql = psprintf("SELECT * FROM %s.textfp_citus_sources($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+				   quote_identifier(get_namespace_name(nsp)));
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args(sql, 10, types, args, nulls, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "textfp_citus_sources() failed");
+	if (SPI_tuptable->tupdesc->natts != desc->natts)
+		elog(ERROR, "textfp_citus_sources() returned %d columns, not %d",
+			 SPI_tuptable->tupdesc->natts, desc->natts);
+	for (uint64 i = 0; i < SPI_processed; i++)
+		tuplestore_puttuple(ts, SPI_tuptable->vals[i]);
+	SPI_finish();
+	return (Datum) 0;
+}
+
+/*
+ * textfp_sources_df(query text, corpus regclass, id_column name,
+ *					 text_column name, boilerplate textfp_boilerplate,
+ *					 use_index boolean) RETURNS int4[]
+ *
+ * The df of each seed of the query in the table (a shard, for
+ * textfp_citus_sources()), in the order of the seeds.
+ */
+PG_FUNCTION_INFO_V1(textfp_sources_df);
+Datum
+textfp_sources_df(PG_FUNCTION_ARGS)
+{
+	SrcArgs		a;
+	SrcLeaf    *leaves;
+	int			nleaves;
+	SrcQuery	q;
+	Datum	   *d;
+
+	for (int i = 0; i < 6; i++)
+		if (i != 4 && PG_ARGISNULL(i))
+			PG_RETURN_NULL();
+	memset(&a, 0, sizeof(a));
+	a.use_index = PG_GETARG_BOOL(5);
+	if (!PG_ARGISNULL(4))
+	{
+		const textfp_termset_cache *c = textfp_boilerplate_arg(fcinfo, 4);
+
+		if (c->nterms > 0)
+			a.lexicon = &c->set;
+	}
+	leaves = corpus_leaves(PG_GETARG_OID(1), NameStr(*PG_GETARG_NAME(2)),
+						   NameStr(*PG_GETARG_NAME(3)), a.use_index, &nleaves);
+	{
+		tfp_passage_opts o = corpus_opts(leaves, nleaves);
+
+		src_query_prepare(&q, PG_GETARG_TEXT_PP(0), &o, a.lexicon);
+	}
+	for (int i = 0; i < nleaves; i++)
+	{
+		if (leaves[i].index)
+			src_df_index(&leaves[i], &q);
+		else
+		{
+			SrcHits		h;
+
+			memset(&h, 0, sizeof(h));
+			src_hits_scan(&h, i, &leaves[i], &q);
+		}
+	}
+	d = palloc(sizeof(Datum) * Max(q.nseeds, 1));
+	for (size_t i = 0; i < q.nseeds; i++)
+		d[i] = Int32GetDatum((int32) Min(q.df[i], (uint32) PG_INT32_MAX));
+	close_leaves(leaves, nleaves);
+	PG_RETURN_ARRAYTYPE_P(construct_array(d, (int) q.nseeds, INT4OID, 4, true, TYPALIGN_INT));
+}
+
 /*
  * textfp_sources(query text, corpus regclass, id_column name, text_column
  *				  name, min_length int4, max_sources int4, max_docs int4,
@@ -325,18 +503,22 @@ check_arg(bool cond, const char *msg, const char *detail)
  * RETURNS TABLE(rank, source_id, share, source_passages, passage,
  *				 source_start, source_length, query_start, query_length,
  *				 matched, similarity, frequency)
+ *
+ * and, as textfp_sources_shard(..., df int4[]), one more column,
+ * passage_units (the passage's length in the query, by which sources
+ * tie), with the df of the query's seeds given
  */
 Datum
 textfp_sources(PG_FUNCTION_ARGS)
 {
 	TupleDesc	desc;
 	Tuplestorestate *ts;
+	SrcArgs		a;
 	int32		min_length,
 				max_sources,
 				max_docs,
 				max_candidates;
-	bool		use_index;
-	const tfp_termset *lexicon = NULL;
+	bool		shard = PG_NARGS() == 11;
 	SrcLeaf    *leaves;
 	int			nleaves;
 	SrcQuery	q;
@@ -349,7 +531,7 @@ textfp_sources(PG_FUNCTION_ARGS)
 	MemoryContext tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "textfp_sources window",
 												 ALLOCSET_DEFAULT_SIZES);
 
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < PG_NARGS(); i++)
 		if (i != 7 && PG_ARGISNULL(i))
 		{
 			if (i >= 2)
@@ -360,47 +542,39 @@ textfp_sources(PG_FUNCTION_ARGS)
 			(void) textfp_srf_materialize(fcinfo, &desc);
 			return (Datum) 0;
 		}
-	min_length = PG_GETARG_INT32(4);
-	max_sources = PG_GETARG_INT32(5);
-	max_docs = PG_GETARG_INT32(6);
-	use_index = PG_GETARG_BOOL(8);
-	max_candidates = PG_GETARG_INT32(9);
-	check_arg(min_length >= 1 && min_length <= TFP_ALIGN_MAX_MIN_LENGTH,
-			  psprintf("min_length must be between 1 and %d, not %d", TFP_ALIGN_MAX_MIN_LENGTH, min_length),
-			  "min_length is the shortest passage reported, in Han characters (a word counts as two).");
-	check_arg(max_sources >= 1,
-			  psprintf("max_sources must be at least 1, not %d", max_sources),
-			  "max_sources is the number of sources returned, best first.");
-	check_arg(max_docs >= 0,
-			  psprintf("max_docs must be 0 or more, not %d", max_docs),
-			  "A seed found in more than max_docs rows of a table is too common to look up (0: no limit).");
-	check_arg(max_candidates >= 1,
-			  psprintf("max_candidates must be at least 1, not %d", max_candidates),
-			  "max_candidates is the number of rows with hits that are aligned with the query, best evidence first.");
-	if (!PG_ARGISNULL(7))
+	src_args(fcinfo, &a);
+	min_length = a.min_length;
+	max_sources = a.max_sources;
+	max_docs = a.max_docs;
+	max_candidates = a.max_candidates;
+	if (textfp_citus_table_kind(PG_GETARG_OID(1)) != NULL)
 	{
-		const textfp_termset_cache *c = textfp_boilerplate_arg(fcinfo, 7);
-
-		if (c->nterms > 0)
-			lexicon = &c->set;
+		if (shard)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("textfp_sources_shard() reads a shard, not the Citus table %s",
+							get_rel_name(PG_GETARG_OID(1))),
+					 errdetail("textfp_citus_sources() calls it on every shard of a distributed table.")));
+		/* the shell has the columns, privileges and indexes of the shards */
+		leaves = corpus_leaves(PG_GETARG_OID(1), NameStr(*PG_GETARG_NAME(2)),
+							   NameStr(*PG_GETARG_NAME(3)), a.use_index, &nleaves);
+		close_leaves(leaves, nleaves);
+		return sources_citus(fcinfo);
 	}
 
 	leaves = corpus_leaves(PG_GETARG_OID(1), NameStr(*PG_GETARG_NAME(2)),
-						   NameStr(*PG_GETARG_NAME(3)), use_index, &nleaves);
-	/* the query's seeds, with the corpus's options */
-	{
-		tfp_passage_opts o = corpus_opts(leaves, nleaves);
-
-		src_query_prepare(&q, PG_GETARG_TEXT_PP(0), &o, lexicon);
-	}
+						   NameStr(*PG_GETARG_NAME(3)), a.use_index, &nleaves);
+	src_prepare(&q, PG_GETARG_TEXT_PP(0), leaves, nleaves, &a,
+				shard ? PG_GETARG_ARRAYTYPE_P(10) : NULL);
 	memset(&h, 0, sizeof(h));
 	for (int i = 0; i < nleaves; i++)
 	{
 		if (leaves[i].index)
 			src_hits_index(&h, i, &leaves[i], &q, (uint32) max_docs);
 		else
-			src_hits_scan(&h, i, &leaves[i], &q, (uint32) max_docs);
+			src_hits_scan(&h, i, &leaves[i], &q);
 	}
+	src_hits_finish(&h, &q, (uint32) max_docs);
 	src_candidates(&h, &q);
 
 	/* 3. confirm by alignment */
@@ -495,8 +669,8 @@ textfp_sources(PG_FUNCTION_ARGS)
 		for (size_t k = 0; k < s->r.n; k++)
 		{
 			tfp_align_passage *p = &s->r.p[k];
-			Datum		v[12];
-			bool		nulls[12] = {0};
+			Datum		v[13];
+			bool		nulls[13] = {0};
 
 			v[0] = Int32GetDatum(i + 1);
 			v[1] = Int64GetDatum(s->id);
@@ -510,14 +684,10 @@ textfp_sources(PG_FUNCTION_ARGS)
 			v[9] = Int32GetDatum((int32) p->matched);
 			v[10] = Float8GetDatum(2.0 * p->matched / ((double) p->a_len + p->b_len));
 			v[11] = Int32GetDatum((int32) s->freq[k]);
+			v[12] = Int32GetDatum((int32) p->b_len);
 			tuplestore_putvalues(ts, desc, v, nulls);
 		}
 	}
-	for (int i = 0; i < nleaves; i++)
-	{
-		if (leaves[i].index)
-			index_close(leaves[i].index, AccessShareLock);
-		table_close(leaves[i].rel, NoLock);
-	}
+	close_leaves(leaves, nleaves);
 	return (Datum) 0;
 }

@@ -40,7 +40,8 @@ typedef struct SrcQuery
 	size_t		nseeds;
 	uint32	   *seed_units;
 	uint32	   *df;				/* per seed: index entries of its key */
-	uint8	   *common;			/* per seed: over max_docs in some table */
+	uint8	   *common;			/* per seed: over max_docs in the corpus */
+	bool		global_df;		/* df is the corpus's (src_set_df) */
 	size_t		masked;			/* seeds dropped as boilerplate */
 } SrcQuery;
 
@@ -70,9 +71,23 @@ typedef struct SrcHits
 extern void src_query_prepare(SrcQuery *q, text *query, const tfp_passage_opts *o,
 							  const tfp_termset *boilerplate);
 
-/* the hits of the query in one table, by its index or by reading it */
+/*
+ * The df of the query's seeds: added up over the indexes of the corpus
+ * (src_df_index, no entries read), then set as the corpus's (src_set_df,
+ * with df NULL: as added up; or given, df[0..nseeds)), which decides the
+ * seeds too common to look up
+ */
+extern void src_df_index(SrcLeaf *l, SrcQuery *q);
+extern void src_set_df(SrcQuery *q, const uint32 *df, uint32 max_docs);
+
+/*
+ * The hits of the query in one table, by its index or by reading it (the
+ * df added up unless set); then src_hits_finish drops the hits of the
+ * seeds too common in the corpus
+ */
 extern void src_hits_index(SrcHits *h, int leaf, SrcLeaf *l, SrcQuery *q, uint32 max_docs);
-extern void src_hits_scan(SrcHits *h, int leaf, SrcLeaf *l, SrcQuery *q, uint32 max_docs);
+extern void src_hits_scan(SrcHits *h, int leaf, SrcLeaf *l, SrcQuery *q);
+extern void src_hits_finish(SrcHits *h, SrcQuery *q, uint32 max_docs);
 
 /* group the hits by row, with their evidence, best first */
 extern void src_candidates(SrcHits *h, const SrcQuery *q);

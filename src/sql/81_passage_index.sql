@@ -57,3 +57,118 @@ CREATE FUNCTION @extschema@.textfp_sources(
 	LANGUAGE C STABLE PARALLEL RESTRICTED COST 10000 ROWS 10;
 COMMENT ON FUNCTION @extschema@.textfp_sources(text, regclass, name, name, int4, int4, int4, @extschema@.textfp_boilerplate, boolean, int4)
 	IS 'the stored rows a text took passages from (through the passage index of the text column), each with its passages as textfp_align reports them, ranked by the share of the text they cover';
+
+-- ---- source retrieval on Citus (docs/citus.md, "Passages") ----
+-- textfp_sources() on a Citus table runs textfp_citus_sources(): the df of
+-- the query's seeds on every shard (textfp_sources_df), added up, so that
+-- max_docs and each passage's frequency count the whole table as on one
+-- node; then the source query of every shard with that df
+-- (textfp_sources_shard, each shard through its own passage index), the
+-- sources merged and ranked as textfp_sources() ranks them.
+
+CREATE FUNCTION @extschema@.textfp_sources_df(
+		query text, corpus regclass, id_column name, text_column name,
+		boilerplate @extschema@.textfp_boilerplate, use_index boolean)
+	RETURNS int4[]
+	AS 'MODULE_PATHNAME', 'textfp_sources_df'
+	LANGUAGE C STABLE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.textfp_sources_df(text, regclass, name, name, @extschema@.textfp_boilerplate, boolean)
+	IS 'internal to textfp_sources on Citus: the df (passage index entries of its key) of each seed of the query in one table';
+
+CREATE FUNCTION @extschema@.textfp_sources_shard(
+		query text, corpus regclass, id_column name, text_column name,
+		min_length int4, max_sources int4, max_docs int4,
+		boilerplate @extschema@.textfp_boilerplate, use_index boolean,
+		max_candidates int4, df int4[])
+	RETURNS TABLE(rank int4, source_id int8, share float8, source_passages int4,
+				  passage int4, source_start int4, source_length int4,
+				  query_start int4, query_length int4, matched int4,
+				  similarity float8, frequency int4, passage_units int4)
+	AS 'MODULE_PATHNAME', 'textfp_sources'
+	LANGUAGE C STABLE PARALLEL RESTRICTED COST 10000 ROWS 10;
+COMMENT ON FUNCTION @extschema@.textfp_sources_shard(text, regclass, name, name, int4, int4, int4, @extschema@.textfp_boilerplate, boolean, int4, int4[])
+	IS 'internal to textfp_sources on Citus: textfp_sources on one shard, the df of the query''s seeds given, with each passage''s length in units';
+
+CREATE FUNCTION @extschema@.textfp_citus_sources(
+		query text, corpus regclass, id_column name, text_column name,
+		min_length int4, max_sources int4, max_docs int4,
+		boilerplate @extschema@.textfp_boilerplate, use_index boolean,
+		max_candidates int4)
+	RETURNS TABLE(rank int4, source_id int8, share float8, source_passages int4,
+				  passage int4, source_start int4, source_length int4,
+				  query_start int4, query_length int4, matched int4,
+				  similarity float8, frequency int4)
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	-- the shard's name in place of %s, quoted as a literal whatever it is
+	shard constant text := '$tfp_shard$%s$tfp_shard$::pg_catalog.regclass';
+	cmd text;
+	ok text[];
+	failed text;
+	nlens bigint;
+	df int4[];
+BEGIN
+	-- 1. the df of every seed of the query on every shard, added up
+	cmd := pg_catalog.format('SELECT @extschema@.textfp_sources_df(%L, %s, %L, %L, %L::@extschema@.textfp_boilerplate, %L)',
+							 query, shard, id_column, text_column, boilerplate::text, use_index);
+	SELECT pg_catalog.array_agg(c.result) FILTER (WHERE c.success),
+		   pg_catalog.string_agg('shard ' || c.shardid || ': ' || c.result, '; ') FILTER (WHERE NOT c.success)
+	  INTO ok, failed
+	  FROM pg_catalog.run_command_on_shards(corpus, cmd) c;
+	IF failed IS NOT NULL THEN
+		RAISE EXCEPTION 'textfp_sources failed on a shard of %', corpus
+			USING ERRCODE = '38000', DETAIL = failed;
+	END IF;
+	SELECT pg_catalog.count(DISTINCT pg_catalog.cardinality(a::int4[])) INTO nlens FROM pg_catalog.unnest(ok) a;
+	IF nlens > 1 THEN
+		RAISE EXCEPTION 'the shards of % have passage indexes of different options', corpus
+			USING ERRCODE = '22023',
+				  DETAIL = 'The query has a different number of seeds on different shards.',
+				  HINT = 'Recreate the passage index of the distributed table with one set of options.';
+	END IF;
+	SELECT coalesce(pg_catalog.array_agg(t.n ORDER BY t.i), '{}') INTO df
+	  FROM (SELECT u.i, LEAST(pg_catalog.sum(u.v), 2147483647)::int4 AS n
+			  FROM pg_catalog.unnest(ok) a, pg_catalog.unnest(a::int4[]) WITH ORDINALITY u(v, i)
+			 GROUP BY u.i) t;
+
+	-- 2. the sources of every shard with that df, merged
+	cmd := pg_catalog.format('SELECT COALESCE(pg_catalog.json_agg(s), ''[]'') FROM '
+							 '@extschema@.textfp_sources_shard(%L, %s, %L, %L, %s, %s, %s, '
+							 '%L::@extschema@.textfp_boilerplate, %L, %s, %L::pg_catalog.int4[]) s',
+							 query, shard, id_column, text_column, min_length, max_sources, max_docs,
+							 boilerplate::text, use_index, max_candidates, df::text);
+	SELECT pg_catalog.array_agg(c.shardid || ' ' || c.result) FILTER (WHERE c.success),
+		   pg_catalog.string_agg('shard ' || c.shardid || ': ' || c.result, '; ') FILTER (WHERE NOT c.success)
+	  INTO ok, failed
+	  FROM pg_catalog.run_command_on_shards(corpus, cmd) c;
+	IF failed IS NOT NULL THEN
+		RAISE EXCEPTION 'textfp_sources failed on a shard of %', corpus
+			USING ERRCODE = '38000', DETAIL = failed;
+	END IF;
+	RETURN QUERY
+	WITH r AS (
+		SELECT pg_catalog.split_part(o, ' ', 1)::int8 AS shardid, x.*
+		  FROM pg_catalog.unnest(ok) o,
+			   pg_catalog.json_to_recordset(pg_catalog.substr(o, pg_catalog.strpos(o, ' ') + 1)::json)
+				 AS x(rank int4, source_id int8, share float8, source_passages int4, passage int4,
+					  source_start int4, source_length int4, query_start int4, query_length int4,
+					  matched int4, similarity float8, frequency int4, passage_units int4)),
+	-- ranked as textfp_sources() ranks: share, longest passage (in the
+	-- query's units), id
+	s AS (
+		SELECT r.shardid, r.source_id,
+			   pg_catalog.row_number() OVER (ORDER BY pg_catalog.max(r.share) DESC,
+											 pg_catalog.max(r.passage_units) DESC,
+											 r.source_id, r.shardid) AS rk
+		  FROM r GROUP BY r.shardid, r.source_id)
+	SELECT s.rk::int4, r.source_id, r.share, r.source_passages, r.passage, r.source_start,
+		   r.source_length, r.query_start, r.query_length, r.matched, r.similarity, r.frequency
+	  FROM r JOIN s USING (shardid, source_id)
+	 WHERE s.rk <= max_sources
+	 ORDER BY s.rk, r.passage;
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.textfp_citus_sources(text, regclass, name, name, int4, int4, int4, @extschema@.textfp_boilerplate, boolean, int4)
+	IS 'internal to textfp_sources on a Citus table: the source query of every shard, with the df of the query''s seeds in the whole table, merged and ranked';
