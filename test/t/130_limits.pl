@@ -4,7 +4,8 @@
 # (test/harden/limits.sh; docs/hardening.md):
 #   * a long text (64 MB; full: 1,000,000,000 bytes) through every text
 #     function: the answer of a text repeating "abc def ghi " equals that of
-#     a few repetitions (the same feature set, every weight times n); the
+#     a few repetitions (the same feature set, every weight times n), or a
+#     clear error (54000: the passage fingerprint's 16,777,216 units); the
 #     backend's peak memory is reported;
 #   * arrays of a million entries (features, weights, shingle and DNA sets);
 #     a %& query of 3,000 DNAs through the GIN index (exact), and of a
@@ -75,6 +76,10 @@ my @long = (
 	[ 'pinyin', "md5(pinyin(repeat('$zh', $nz)))", "md5(repeat(pinyin('$zh') || ' ', $nz))" ],
 	[ 'pinyin_initials', "md5(pinyin_initials(repeat('$zh', $nz)))", undef ],
 	[ 'pinyin_dna', "cardinality(pinyin_dna(repeat('$zh', $nz))) > 0", q{true} ],
+	# 16M words: a fingerprint; 21M Han characters: over the limit of
+	# 16,777,216 units (54000)
+	[ 'passage_fp', "passage_fp_count(passage_fp(repeat('$p', $n))) > 0", q{true} ],
+	[ 'passage_fp, Chinese', "passage_fp_count(passage_fp(repeat('$zh', $nz))) > 0", q{true} ],
 	# boilerplate lines: a text of the same line repeated has that line's
 	# hash; stripping it leaves the other line, repeated
 	[ 'textfp_line_hashes', "textfp_line_hashes(repeat(E'$p\\n', $n))::text",
@@ -270,6 +275,14 @@ push @cancel,
 	# the boilerplate lexicon of 100M rows (a view), with and without sites
 	[ 'textfp_build_boilerplate', "SELECT textfp_boilerplate_size(textfp_build_boilerplate('lim_bigdocs', 'body'))" ],
 	[ 'textfp_build_boilerplate, sites', "SELECT textfp_boilerplate_size(textfp_build_boilerplate('lim_bigdocs', 'body', 'site', min_site_docs => 2))" ],
+	# passages: a fingerprint of 60 MB again and again; source queries and
+	# the corpus-wide repeated spans over the identical rows (every row a
+	# source, every span repeated)
+	[ 'passage_fp, 60 MB', "SELECT count(passage_fp(left(t, 60000000))) FROM bigtext, generate_series(1, 1000)" ],
+	[ 'textfp_sources, reading the table', "SELECT count(*) FROM bigtext, textfp_sources(left(bigtext.z, 3000000), 'ident', use_index => false, max_candidates => 100000)" ],
+	[ 'textfp_sources_df, reading the table', "SELECT textfp_sources_df(left(z, 3000000), 'ident', 'id', 'body', NULL, false) FROM bigtext" ],
+	[ 'textfp_repeated_spans', "SELECT count(*) FROM textfp_repeated_spans('ident', min_units => 2)" ],
+	[ 'textfp_remove_repeated', "SELECT count(*) FROM textfp_remove_repeated('ident', min_units => 2)" ],
 	# stripping 128 MB (one line), again and again
 	[ '128 MB text: textfp_strip_boilerplate', "SELECT count(textfp_strip_boilerplate(t, 'v1 lines 0000000000000001')) FROM bigtext, generate_series(1, 1000)" ],
 	# 16 MB of short lines against the same with a footer line: both models
@@ -292,7 +305,8 @@ for my $c (@cancel)
 }
 # every function that is not IMMUTABLE (the batch functions read tables or
 # run queries) has a case above
-my %covered = map { $_ => 1 } qw(simhash_pairs simhash_clusters textfp_clusters minhash_similar
+my %covered = map { $_ => 1 } qw(textfp_sources textfp_sources_df textfp_repeated_spans textfp_remove_repeated
+	simhash_pairs simhash_clusters textfp_clusters minhash_similar
 	simhash_ball_restrict simhash_ball_joinsel textfp_check_arrivals textfp_duplicate_of
 	textfp_match_clusters textfp_cluster_sizes textfp_most_copied textfp_duplicates_by_day
 	textfp_duplicates_by_source textfp_report textfp_build_boilerplate textfp_verify_pairs
@@ -307,6 +321,13 @@ $covered{textfp_create_match_table} = 1;
 $covered{hamming_handler} = 1;
 # reads one page (the metapage)
 $covered{hamming_index_stats} = 1;
+# the passage index's handler; its statistics read the metapage and count
+# the pending pages (at most 262,144 entries)
+$covered{$_} = 1 for qw(passage_handler passage_index_stats);
+# textfp_sources with the df of the query's seeds given (the C function of
+# textfp_sources, its case above), and the Citus merge that calls it and
+# textfp_sources_df on the shards (test/t/143_citus_sources.pl)
+$covered{$_} = 1 for qw(textfp_sources_shard textfp_citus_sources);
 # one look-up in Citus's metadata (src/pg/citus.c, src/sql/77_citus.sql)
 $covered{$_} = 1 for qw(textfp_citus_table textfp_refuse_citus textfp_citus_arrivals_mode);
 # the Citus steps of textfp_check_arrivals and textfp_verify_pairs (src/sql/79_citus_arrivals.sql):
