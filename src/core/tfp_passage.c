@@ -446,11 +446,15 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 							end = len - pos > 65536 ? pos + 65536 : len,
 							nb;
 
+				uint64_t	e = fk[i];	/* the entry of the code point at pos */
+				uint32_t	c = cp;		/* that code point (cp's address is taken
+										 * below: a local stays in a register) */
+
 				utok_close(k);
 				nb = k->nbuf;
-				do
+				for (;;)
 				{
-					uint64_t	e = fk[i];
+					uint32_t	w;
 
 					if (key != 0)
 					{
@@ -473,16 +477,19 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 					{
 						key = e;
 						start = pos;
-						ocp = cp;
+						ocp = c;
 					}
 					pos += 3;
+					/* the next code point, if a fast one: its entry, else stop */
 					if (pos + 4 > end)
 						break;
-					cp = tfp_utf8_3byte_le(s + pos);
-					if (cp == UINT32_MAX)
+					memcpy(&w, s + pos, 4);
+					if ((w & 0xC0C0F0) != 0x8080E0)
 						break;
-					i = fast_index(cp);
-				} while (i >= 0 && fk[i] != 0);
+					c = ((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F);
+					if (c - FAST_LO >= (uint32_t) FAST_N || (e = fk[c - FAST_LO]) == 0)
+						break;
+				}
 				k->nbuf = nb;
 				if (key != 0)
 				{
