@@ -9,18 +9,11 @@
 #include "access/htup_details.h"
 #include "access/genam.h"
 #include "access/reloptions.h"
-#include "catalog/index.h"
 #include "catalog/pg_amop.h"
-#include "catalog/pg_amproc.h"
-#include "catalog/pg_opclass.h"
 #include "commands/vacuum.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "miscadmin.h"
-#include "storage/bufmgr.h"
-#include "storage/lmgr.h"
 #include "catalog/pg_type.h"
-#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
@@ -31,7 +24,6 @@
 
 #include "hamming.h"
 #include "simhash_index.h"
-#include "textfp.h"
 
 PG_FUNCTION_INFO_V1(hamming_handler);
 PG_FUNCTION_INFO_V1(hamming_index_stats);
@@ -94,92 +86,67 @@ ham_unpermute(uint64 p)
 	return x;
 }
 
-/* ---- pages ---- */
+/* ---- the metapage (its pages: am_pages.c) ---- */
 
-void
-ham_init_page(Page page, uint16 flags)
+StaticAssertDecl(offsetof(HamMetaData, magic) == offsetof(AmMetaHead, magic) &&
+				 offsetof(HamMetaData, format) == offsetof(AmMetaHead, format),
+				 "the hamming metapage begins as am_pages.h says");
+
+/* a pending entry's row, if it is live (AmMethod.pending_tid) */
+static bool
+ham_pending_tid(const void *entry, ItemPointer tid)
 {
-	HamPageOpaqueData *op;
+	const HamPendingEntry *e = entry;
 
-	PageInit(page, BLCKSZ, sizeof(HamPageOpaqueData));
-	op = HamPageGetOpaque(page);
-	op->next = InvalidBlockNumber;
-	op->flags = flags;
-	op->page_id = HAM_PAGE_ID;
+	*tid = e->tid;
+	return !ham_tid_dead(&e->tid);
 }
 
-/* A new page at the end of the fork, exclusively locked. */
-Buffer
-ham_new_buffer(Relation index, ForkNumber fork)
+/* VACUUM's mark of a dead pending entry: offset number 0 */
+static void
+ham_pending_kill(void *entry)
 {
-#if PG_VERSION_NUM >= 160000
-	return ExtendBufferedRel(BMR_REL(index), fork, NULL, EB_LOCK_FIRST);
-#else
-	Buffer		buf;
-	bool		needLock = !RELATION_IS_LOCAL(index);
-
-	if (needLock)
-		LockRelationForExtension(index, ExclusiveLock);
-	buf = ReadBufferExtended(index, fork, P_NEW, RBM_NORMAL, NULL);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	if (needLock)
-		UnlockRelationForExtension(index, ExclusiveLock);
-	return buf;
-#endif
+	((HamPendingEntry *) entry)->tid.ip_posid = InvalidOffsetNumber;
 }
+
+const AmMethod ham_method = {
+	.name = "hamming",
+	.page_id = HAM_PAGE_ID,
+	.ambuild = hamming_build,
+	.magic = HAM_MAGIC,
+	.format = HAM_FORMAT,
+	.check_meta = ham_check_meta,
+	.pending_limit = ham_pending_limit,
+	.meta_size = sizeof(HamMetaData),
+	.build_stamp_off = offsetof(HamMetaData, build_stamp),
+	.next_id_off = offsetof(HamMetaData, next_id),
+	.nruns_off = offsetof(HamMetaData, nruns),
+	.merges_off = offsetof(HamMetaData, merges),
+	.runs_off = offsetof(HamMetaData, runs),
+	.run_size = sizeof(HamRun),
+	.pending_off = offsetof(HamMetaData, pending),
+	.merging_off = offsetof(HamMetaData, merging),
+	.pending_size = sizeof(HamPendingEntry),
+	.pending_tid = ham_pending_tid,
+	.pending_kill = ham_pending_kill,
+};
 
 void
 ham_check_meta(Relation index, Page page)
 {
 	HamMetaData *m = HamPageGetMeta(page);
 
-	if (HamPageGetOpaque(page)->page_id != HAM_PAGE_ID ||
-		!(HamPageGetOpaque(page)->flags & HAM_PAGE_META) ||
-		m->magic != HAM_MAGIC)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" is not a hamming index",
-						RelationGetRelationName(index)),
-				 errdetail("Its metapage does not carry the hamming magic number.")));
-	if (m->format != HAM_FORMAT)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("index \"%s\" has hamming format %u, this textfp reads %d",
-						RelationGetRelationName(index), m->format, HAM_FORMAT),
-				 errdetail("REINDEX rebuilds it in the current format.")));
+	am_check_meta(index, page, &ham_method);
 	if (m->ntables != 2 && m->ntables != 4)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" has a damaged metapage",
-						RelationGetRelationName(index)),
-				 errdetail("It counts %u tables.", m->ntables)));
+		am_meta_damaged(index, m->ntables, "tables");
 	if (m->nruns > HAM_MAX_RUNS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" has a damaged metapage",
-						RelationGetRelationName(index)),
-				 errdetail("It counts %u runs.", m->nruns)));
+		am_meta_damaged(index, m->nruns, "runs");
 }
 
 void
 ham_read_meta(Relation index, HamMetaData *meta)
 {
-	Buffer		buf = ReadBuffer(index, HAM_METAPAGE_BLKNO);
-	Page		page;
-
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	ham_check_meta(index, page);
-	memcpy(meta, HamPageGetMeta(page), sizeof(HamMetaData));
-	UnlockReleaseBuffer(buf);
-}
-
-void
-ham_init_meta_page(Page page, const HamMetaData *meta)
-{
-	ham_init_page(page, HAM_PAGE_META);
-	memcpy(HamPageGetMeta(page), meta, sizeof(HamMetaData));
-	ham_page_set_end(page, (char *) HamPageGetMeta(page) + sizeof(HamMetaData));
+	am_read_meta(index, &ham_method, meta);
 }
 
 void
@@ -190,8 +157,8 @@ ham_empty_meta(HamMetaData *m)
 	m->format = HAM_FORMAT;
 	m->ntables = HAM_DEFAULT_TABLES;
 	m->next_id = 1;
-	m->pending.head = m->pending.tail = InvalidBlockNumber;
-	m->merging.head = m->merging.tail = InvalidBlockNumber;
+	am_chain_empty(&m->pending, 0);
+	am_chain_empty(&m->merging, 0);
 }
 
 /* ---- planner, options, validation ---- */
@@ -264,48 +231,12 @@ ham_option_tables(Relation index)
 static bool
 hamming_validate(Oid opclassoid)
 {
-	HeapTuple	classtup;
-	Form_pg_opclass classform;
-	CatCList   *oprlist,
-			   *proclist;
-	bool		ok = true;
-	int			i;
-	char	   *name;
+	static const AmOperator ops[] = {
+		{SIMHASH_STRATEGY_IN_BALL, AMOP_SEARCH},
+		{SIMHASH_STRATEGY_DIST, AMOP_ORDER}
+	};
 
-	classtup = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclassoid));
-	if (!HeapTupleIsValid(classtup))
-		elog(ERROR, "cache lookup failed for operator class %u", opclassoid);
-	classform = (Form_pg_opclass) GETSTRUCT(classtup);
-	name = pstrdup(NameStr(classform->opcname));
-	oprlist = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(classform->opcfamily));
-	proclist = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(classform->opcfamily));
-
-	for (i = 0; i < oprlist->n_members; i++)
-	{
-		Form_pg_amop op = (Form_pg_amop) GETSTRUCT(&oprlist->members[i]->tuple);
-
-		if (!((op->amopstrategy == SIMHASH_STRATEGY_IN_BALL && op->amoppurpose == AMOP_SEARCH) ||
-			  (op->amopstrategy == SIMHASH_STRATEGY_DIST && op->amoppurpose == AMOP_ORDER)))
-		{
-			ereport(INFO,
-					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-					 errmsg("hamming operator class \"%s\" has operator %u with invalid strategy number %d",
-							name, op->amopopr, op->amopstrategy)));
-			ok = false;
-		}
-	}
-	if (proclist->n_members > 0)
-	{
-		ereport(INFO,
-				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-				 errmsg("hamming operator class \"%s\" has support functions, the method uses none",
-						name)));
-		ok = false;
-	}
-	ReleaseCatCacheList(proclist);
-	ReleaseCatCacheList(oprlist);
-	ReleaseSysCache(classtup);
-	return ok;
+	return am_validate(opclassoid, ham_method.name, ops, lengthof(ops));
 }
 
 /* distance_orderable: the column's operator family has an ordering operator */
@@ -397,8 +328,6 @@ hamming_handler(PG_FUNCTION_ARGS)
 Datum
 hamming_index_stats(PG_FUNCTION_ARGS)
 {
-	Oid			indexoid = PG_GETARG_OID(0);
-	Relation	index;
 	HamMetaData meta;
 	TupleDesc	tupdesc;
 	Datum		values[7];
@@ -406,46 +335,8 @@ hamming_index_stats(PG_FUNCTION_ARGS)
 	Datum		runrows[HAM_MAX_RUNS];
 	uint64		npending;
 	uint32		r;
-	Oid			heapoid;
 
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	heapoid = IndexGetRelation(indexoid, true);
-	if (!OidIsValid(heapoid))
-	{
-		char	   *name = get_rel_name(indexoid);
-
-		if (name == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_TABLE),
-					 errmsg("relation with OID %u does not exist", indexoid),
-					 errdetail("hamming_index_stats() reads the metapage of a hamming index.")));
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not an index", name),
-				 errdetail("hamming_index_stats() reads the metapage of a hamming index.")));
-	}
-	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for table %s", get_rel_name(heapoid)),
-				 errdetail("Reading an index's statistics needs SELECT on its table.")));
-	if (textfp_citus_table_kind(heapoid) != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("hamming_index_stats() does not read indexes of the Citus %s table %s",
-						textfp_citus_table_kind(heapoid), get_rel_name(heapoid)),
-				 errdetail("On this node the index belongs to the table's shell; the rows and their index entries are in the shards' indexes."),
-				 errhint("Run it on a worker on a shard's index: the index name with _<shard id> appended (citus_shards lists the shards).")));
-	index = index_open(indexoid, AccessShareLock);
-	if (index->rd_indam == NULL || index->rd_indam->ambuild != hamming_build)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("index \"%s\" is not a hamming index", RelationGetRelationName(index)),
-				 errdetail("hamming_index_stats() reads the metapage of a hamming index.")));
-	ham_read_meta(index, &meta);
-	index_close(index, AccessShareLock);
-
+	am_stats_meta(fcinfo, &ham_method, &meta, &tupdesc);
 	npending = meta.pending.n + meta.merging.n;
 	for (r = 0; r < meta.nruns; r++)
 		runrows[r] = Int64GetDatum((int64) meta.runs[r].nrows);

@@ -12,8 +12,8 @@
  * t (t = 0, 1) is bucketed by chunk 2t, and its half of P(x) is chunks 2t
  * and 2t + 1 (see hamming_rounds.c for the rounds of each).
  *
- * Disk layout (format 3; every page has a HamPageOpaqueData special space
- * naming the structure it belongs to, its "owner"):
+ * Disk layout (format 3; every page has an AmPageOpaqueData special space,
+ * am_pages.h, naming the structure it belongs to, its "owner"):
  *   block 0            metapage (HamMetaData)
  *   runs               the sorted part: one to HAM_MAX_RUNS immutable runs
  *                      (the main run, written by the build, and the runs
@@ -53,45 +53,22 @@
 #include "storage/itemptr.h"
 #include "utils/relcache.h"
 
+#include "am_pages.h"
 #include "tfp_hamcode.h"
 
 #define HAM_MAGIC			0x48414D31	/* "HAM1" */
 #define HAM_FORMAT			3
 #define HAM_MAX_RUNS		2		/* runs of the sorted part, at most */
-#define HAM_METAPAGE_BLKNO	0
 #define HAM_TABLES			4		/* at most */
 #define HAM_CHUNK_BITS		16
 #define HAM_BUCKETS			(1 << HAM_CHUNK_BITS)
 #define HAM_DIR_LEN			(HAM_BUCKETS + 1)
 
-/* page kinds (HamPageOpaqueData.flags) */
-#define HAM_PAGE_META		1
-#define HAM_PAGE_DIR		2
-#define HAM_PAGE_DATA		4
-#define HAM_PAGE_PENDING	8
-#define HAM_PAGE_MAP		16
+/* the page kind of its own beside am_pages.h's (AmPageOpaqueData.flags) */
 #define HAM_PAGE_NULLS		32
 
-typedef struct HamPageOpaqueData
-{
-	BlockNumber next;			/* chains (pending, map, NULL pages): next
-								 * page, else invalid */
-	uint32		owner;			/* id of the run or chain of the page */
-	uint16		flags;
-	uint16		page_id;		/* HAM_PAGE_ID, for pg_filedump and friends */
-} HamPageOpaqueData;
-
+/* AmPageOpaqueData.page_id */
 #define HAM_PAGE_ID			0xFF89
-
-/* a chain of pages of HamPendingEntry */
-typedef struct HamChain
-{
-	BlockNumber head;
-	BlockNumber tail;
-	uint64		n;				/* entries (live or not) */
-	uint32		id;				/* owner of its pages; 0: none yet */
-	uint32		pad;
-} HamChain;
 
 /* a run of the sorted part */
 typedef struct HamRun
@@ -103,7 +80,7 @@ typedef struct HamRun
 										 * escapes, fillers) */
 	BlockNumber map_head;		/* first map page */
 	BlockNumber pad;
-	HamChain	nulls;			/* its NULL keys (id = the run's) */
+	AmChain		nulls;			/* its NULL keys (id = the run's) */
 } HamRun;
 
 typedef struct HamMetaData
@@ -116,9 +93,12 @@ typedef struct HamMetaData
 	uint32		nruns;			/* runs[0] is the largest */
 	uint32		merges;			/* merges since the build */
 	HamRun		runs[HAM_MAX_RUNS];
-	HamChain	pending;		/* where inserts go */
-	HamChain	merging;		/* sealed, being merged (or left by a crash) */
+	AmChain		pending;		/* where inserts go (HamPendingEntry) */
+	AmChain		merging;		/* sealed, being merged (or left by a crash) */
 } HamMetaData;
+
+StaticAssertDecl(HAM_MAX_RUNS <= AM_MAX_RUNS, "am_pages.h must count the hamming runs");
+StaticAssertDecl(offsetof(HamRun, id) == 0, "am_owners reads a run's id first");
 
 /* the storage parameters */
 typedef struct HamOptions
@@ -137,28 +117,19 @@ typedef struct HamPendingEntry
 	uint16		isnull;
 } HamPendingEntry;
 
-#define HAM_CONTENT_SIZE \
-	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(HamPageOpaqueData)))
-#define HAM_DIR_PER_PAGE		((uint32) (HAM_CONTENT_SIZE / sizeof(uint32)))
-/* entries of a page and its dead map: 9 * E + ceil(E / 8) <= HAM_CONTENT_SIZE */
-#define HAM_ENTRIES_PER_PAGE	((uint32) ((HAM_CONTENT_SIZE - 1) * 8 / (8 * TFP_HAMCODE_ENTRY + 1)))
-#define HAM_DEADMAP_BYTES		((HAM_ENTRIES_PER_PAGE + 7) / 8)
-#define HAM_PENDING_PER_PAGE	((uint32) (HAM_CONTENT_SIZE / sizeof(HamPendingEntry)))
+/* entries of a page and its dead map: 9 * E + ceil(E / 8) <= AM_CONTENT_SIZE */
+#define HAM_ENTRIES_PER_PAGE	AM_ENTRIES_PER_PAGE(TFP_HAMCODE_ENTRY)
+#define HAM_DEADMAP_BYTES		AM_DEADMAP_BYTES(HAM_ENTRIES_PER_PAGE)
+#define HAM_PENDING_PER_PAGE	((uint32) (AM_CONTENT_SIZE / sizeof(HamPendingEntry)))
+/* directory pages of a table */
+#define HAM_DIR_PAGES			((uint32) AM_DIR_PAGES(HAM_DIR_LEN))
 
-#define HamPageGetOpaque(page) \
-	((HamPageOpaqueData *) PageGetSpecialPointer(page))
 #define HamPageGetMeta(page)	((HamMetaData *) PageGetContents(page))
 
-/* the owner of a page, checked under its buffer lock */
-static inline bool
-ham_page_owned(Page page, uint32 id)
-{
-	return !PageIsNew(page) && HamPageGetOpaque(page)->page_id == HAM_PAGE_ID &&
-		HamPageGetOpaque(page)->owner == id;
-}
-
-/* directory pages of a table */
-#define HAM_DIR_PAGES	((uint32) ((HAM_DIR_LEN + HAM_DIR_PER_PAGE - 1) / HAM_DIR_PER_PAGE))
+/* the owner of a page (am_page_owned), entry pages, the entries of a page */
+#define ham_page_owned(page, id)	am_page_owned(page, HAM_PAGE_ID, id)
+#define ham_entry_pages(n)			am_entry_pages(n, HAM_ENTRIES_PER_PAGE)
+#define ham_page_entries(page)		am_page_entries(page, HAM_DEADMAP_BYTES)
 
 /* non-NULL rows of the sorted part, and every row of the index */
 static inline uint64
@@ -178,50 +149,10 @@ ham_total_rows(const HamMetaData *m)
 	return ham_sorted_rows(m) + m->pending.n + m->merging.n;
 }
 
-/* entries of esize bytes on a page: they run from the contents to pd_lower */
-static inline uint32
-ham_page_nentries(Page page, Size esize)
-{
-	return (uint32) ((((PageHeader) page)->pd_lower - MAXALIGN(SizeOfPageHeaderData)) / esize);
-}
-
-/* the page's contents end at "end" */
-static inline void
-ham_page_set_end(Page page, const void *end)
-{
-	((PageHeader) page)->pd_lower = (LocationIndex) ((const char *) end - (const char *) page);
-}
-
-/* entry pages of a table of n entries */
-static inline uint32
-ham_entry_pages(uint64 n)
-{
-	return (uint32) ((n + HAM_ENTRIES_PER_PAGE - 1) / HAM_ENTRIES_PER_PAGE);
-}
-
-/* the dead map and the entries of an entry page */
-static inline uint8 *
-ham_page_deadmap(Page page)
-{
-	return (uint8 *) PageGetContents(page);
-}
-
-static inline uint8 *
-ham_page_entries(Page page)
-{
-	return (uint8 *) PageGetContents(page) + HAM_DEADMAP_BYTES;
-}
-
 static inline const uint8 *
 ham_entry(const uint8 *entries, uint32 k)
 {
 	return entries + (Size) k * TFP_HAMCODE_ENTRY;
-}
-
-static inline bool
-ham_is_dead(const uint8 *deadmap, uint32 k)
-{
-	return (deadmap[k >> 3] >> (k & 7)) & 1;
 }
 
 static inline bool
@@ -277,13 +208,11 @@ ham_unrest(uint64 rest, uint32 v, int t)
 }
 
 /* hamming.c */
+extern const AmMethod ham_method;
 extern uint64 ham_permute(uint64 x);
 extern uint64 ham_unpermute(uint64 p);
-extern void ham_init_page(Page page, uint16 flags);
-extern Buffer ham_new_buffer(Relation index, ForkNumber fork);
 extern void ham_check_meta(Relation index, Page page);
 extern void ham_read_meta(Relation index, HamMetaData *meta);
-extern void ham_init_meta_page(Page page, const HamMetaData *meta);
 extern void ham_empty_meta(HamMetaData *m);
 extern int	ham_option_tables(Relation index);
 
@@ -308,19 +237,8 @@ extern IndexBulkDeleteResult *hamming_vacuumcleanup(IndexVacuumInfo *info,
 /* hamming_run.c: writing a run (build and merges) and freeing one */
 typedef struct HamOut
 {
-	Relation	index;
-	uint32		id;				/* owner of the pages written */
-	bool		wal;			/* log each page (merges; the build logs
-								 * its whole range at the end) */
-	const HamMetaData *live;	/* with it: take free pages not owned by
-								 * its runs and chains */
-	BlockNumber *map;			/* the run's pages, in map order */
-	Size		nmap;
-	Size		mapcap;
+	AmOut		am;				/* the pages, the run's map (am_pages.h) */
 	/* the table being written */
-	int			lane;
-	Buffer		buf;
-	uint32		slot;
 	uint64		e;
 	uint32	   *dir;
 	tfp_hamwriter hw;
@@ -332,36 +250,34 @@ extern void ham_out_table_begin(HamOut *o, int nt, int t);
 extern void ham_out_row(HamOut *o, uint32 v, uint64 rest, ItemPointer tid);
 extern uint32 ham_out_table_end(HamOut *o);
 extern void ham_out_chain(HamOut *o, uint16 flags, const HamPendingEntry *items,
-						  Size n, HamChain *chain);
+						  Size n, AmChain *chain);
 extern void ham_out_map(HamOut *o, HamRun *run);
-extern void ham_free_chain(Relation index, const HamChain *c);
 
 /* hamming_dir.c: per backend, each run's directories and map */
 typedef struct HamDir
 {
-	Oid			relid;
-	int64		build_stamp;
-	uint32		id;				/* the run's */
-	int			refcount;
-	struct HamDir *next;
-	BlockNumber *blocks;		/* the run's map */
+	AmDir		base;			/* the run's id and map (am_pages.h) */
 	Buffer	   *recent;			/* per map slot: the buffer that held the
-								 * page last, or InvalidBuffer */
-	Size		nblocks;
+								 * page last, or InvalidBuffer (base.extra) */
 	Size		first_page[HAM_TABLES];	/* table t's entry pages in blocks[] */
 	uint32		nentries[HAM_TABLES];
 	uint32		dir[HAM_TABLES][HAM_DIR_LEN];
 } HamDir;
 
 extern HamDir *ham_dir_acquire(Relation index, const HamMetaData *meta, const HamRun *run);
-extern void ham_dir_release(HamDir *d);
+
+static inline void
+ham_dir_release(HamDir *d)
+{
+	am_dir_release((AmDir *) d);
+}
+
 extern Buffer ham_read_entry_page(Relation index, HamDir *d, int t, uint32 pageno);
 extern void ham_free_run(Relation index, HamDir *d, const HamRun *run);
 
 /* hamming_merge.c */
-extern uint64 ham_pending_limit(const HamMetaData *meta);
+extern uint64 ham_pending_limit(const void *meta);
 extern bool ham_merge(Relation index, bool vacuum);
-extern BlockNumber ham_vacuum_free(Relation index, BufferAccessStrategy strategy);
 
 /* hamming_scan.c */
 extern IndexScanDesc hamming_beginscan(Relation r, int nkeys, int norderbys);

@@ -15,7 +15,6 @@
 
 #include "access/generic_xlog.h"
 #include "access/tableam.h"
-#include "access/xloginsert.h"
 #include "catalog/index.h"
 #include "commands/vacuum.h"
 #include "miscadmin.h"
@@ -116,12 +115,10 @@ write_table(HamOut *o, const BuildItem *items, BuildItem *tmp, Size n, int nt, i
 IndexBuildResult *
 hamming_build(Relation heap, Relation index, IndexInfo *indexInfo)
 {
-	IndexBuildResult *result;
 	BuildState	bs;
 	HamMetaData meta;
 	HamRun	   *run;
 	HamOut		o;
-	Buffer		metabuf;
 	double		reltuples;
 	MemoryContext cxt,
 				old;
@@ -129,19 +126,11 @@ hamming_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	Size		i;
 	HamPendingEntry *nulls;
 
-	if (RelationGetNumberOfBlocks(index) != 0)
-		elog(ERROR, "index \"%s\" already contains data",
-			 RelationGetRelationName(index));
-
+	am_build_begin(index);
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "hamming build",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
 	memset(&bs, 0, sizeof(bs));
-
-	/* block 0: the metapage, filled in last */
-	metabuf = ham_new_buffer(index, MAIN_FORKNUM);
-	Assert(BufferGetBlockNumber(metabuf) == HAM_METAPAGE_BLKNO);
-	UnlockReleaseBuffer(metabuf);
 
 	reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
 									   build_callback, (void *) &bs, NULL);
@@ -179,40 +168,20 @@ hamming_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	ham_out_chain(&o, HAM_PAGE_NULLS, nulls, bs.nnull, &run->nulls);
 	ham_out_map(&o, run);
 
-	metabuf = ReadBuffer(index, HAM_METAPAGE_BLKNO);
-	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-	ham_init_meta_page(BufferGetPage(metabuf), &meta);
-	MarkBufferDirty(metabuf);
-	UnlockReleaseBuffer(metabuf);
-
-	if (RelationNeedsWAL(index))
-		log_newpage_range(index, MAIN_FORKNUM, 0,
-						  RelationGetNumberOfBlocks(index), true);
-
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
-
-	result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));
-	result->heap_tuples = reltuples;
-	result->index_tuples = (double) (bs.n + bs.nnull);
-	return result;
+	return am_build_end(index, &ham_method, &meta, reltuples, (double) (bs.n + bs.nnull));
 }
 
 void
 hamming_buildempty(Relation index)
 {
-	Buffer		buf = ham_new_buffer(index, INIT_FORKNUM);
 	HamMetaData meta;
 
 	ham_empty_meta(&meta);
 	meta.ntables = (uint32) ham_option_tables(index);
 	meta.pending.id = meta.next_id++;
-	START_CRIT_SECTION();
-	ham_init_meta_page(BufferGetPage(buf), &meta);
-	MarkBufferDirty(buf);
-	log_newpage_buffer(buf, true);
-	END_CRIT_SECTION();
-	UnlockReleaseBuffer(buf);
+	am_build_empty(index, &ham_method, &meta);
 }
 
 /* ---- insert: append to the pending list ---- */
@@ -227,10 +196,9 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 			   IndexInfo *indexInfo)
 {
 	Buffer		metabuf,
-				tailbuf = InvalidBuffer,
-				newbuf = InvalidBuffer;
+				tailbuf,
+				newbuf;
 	GenericXLogState *state;
-	Page		metapage;
 	HamMetaData *meta;
 	HamPendingEntry entry;
 	Page		target;
@@ -242,54 +210,24 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 	entry.p = isnull[0] ? 0 : ham_permute((uint64) DatumGetSimhash(values[0]));
 	entry.tid = *ht_ctid;
 
-	metabuf = ReadBuffer(index, HAM_METAPAGE_BLKNO);
+	metabuf = ReadBuffer(index, AM_METAPAGE_BLKNO);
 	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
 	ham_check_meta(index, BufferGetPage(metabuf));
 	meta = HamPageGetMeta(BufferGetPage(metabuf));
-
-	if (meta->pending.tail != InvalidBlockNumber)
-	{
-		tailbuf = ReadBuffer(index, meta->pending.tail);
-		LockBuffer(tailbuf, BUFFER_LOCK_EXCLUSIVE);
-		if (ham_page_nentries(BufferGetPage(tailbuf), sizeof(HamPendingEntry)) >=
-			HAM_PENDING_PER_PAGE)
-			newbuf = ham_new_buffer(index, MAIN_FORKNUM);
-	}
-	else
-		newbuf = ham_new_buffer(index, MAIN_FORKNUM);
+	am_pending_lock(index, &meta->pending, sizeof(HamPendingEntry), HAM_PENDING_PER_PAGE,
+					&tailbuf, &newbuf);
 
 	state = GenericXLogStart(index);
-	metapage = GenericXLogRegisterBuffer(state, metabuf, 0);
-	meta = HamPageGetMeta(metapage);
-	if (BufferIsValid(newbuf))
-	{
-		target = GenericXLogRegisterBuffer(state, newbuf, GENERIC_XLOG_FULL_IMAGE);
-		ham_init_page(target, HAM_PAGE_PENDING);
-		HamPageGetOpaque(target)->owner = meta->pending.id;
-		if (BufferIsValid(tailbuf))
-		{
-			Page		tail = GenericXLogRegisterBuffer(state, tailbuf, 0);
-
-			HamPageGetOpaque(tail)->next = BufferGetBlockNumber(newbuf);
-		}
-		else
-			meta->pending.head = BufferGetBlockNumber(newbuf);
-		meta->pending.tail = BufferGetBlockNumber(newbuf);
-	}
-	else
-		target = GenericXLogRegisterBuffer(state, tailbuf, 0);
-
+	meta = HamPageGetMeta(GenericXLogRegisterBuffer(state, metabuf, 0));
+	target = am_pending_target(state, HAM_PAGE_ID, &meta->pending, tailbuf, newbuf);
 	end = (char *) target + ((PageHeader) target)->pd_lower;
 	memcpy(end, &entry, sizeof(entry));
-	ham_page_set_end(target, end + sizeof(entry));
+	am_page_set_end(target, end + sizeof(entry));
 	meta->pending.n++;
 	merge = meta->pending.n >= ham_pending_limit(meta);
 	GenericXLogFinish(state);
 
-	if (BufferIsValid(newbuf))
-		UnlockReleaseBuffer(newbuf);
-	if (BufferIsValid(tailbuf))
-		UnlockReleaseBuffer(tailbuf);
+	am_pending_unlock(tailbuf, newbuf);
 	UnlockReleaseBuffer(metabuf);
 	/* a pending list over its bound is merged, unless a merge or VACUUM runs */
 	if (merge)
@@ -300,122 +238,23 @@ hamming_insert(Relation index, Datum *values, bool *isnull,
 /* ---- vacuum ---- */
 
 /*
- * Ask the callback about a live entry at position k: remember k if its row
- * is gone, count it live otherwise (without a callback: count only).
- */
-static inline void
-vacuum_ask(ItemPointer tid, uint32 k, IndexBulkDeleteCallback callback,
-		   void *cb_state, uint16 *dead, uint32 *ndead, uint64 *live)
-{
-	if (callback && callback(tid, cb_state))
-		dead[(*ndead)++] = (uint16) k;
-	else
-		(*live)++;
-}
-
-/*
- * Mark the remembered entries of the exclusively locked page dead, with
- * generic WAL: offset number 0 on a pending-list page, the dead map's bit on
- * an entry page.
- */
-static void
-vacuum_mark(Relation index, Buffer buf, bool pending, const uint16 *dead,
-			uint32 ndead, double *removed)
-{
-	GenericXLogState *state;
-	Page		wpage;
-	uint32		k;
-
-	if (ndead == 0)
-		return;
-	state = GenericXLogStart(index);
-	wpage = GenericXLogRegisterBuffer(state, buf, 0);
-	for (k = 0; k < ndead; k++)
-	{
-		if (pending)
-			((HamPendingEntry *) PageGetContents(wpage))[dead[k]].tid.ip_posid =
-				InvalidOffsetNumber;
-		else
-			ham_page_deadmap(wpage)[dead[k] >> 3] |= (uint8) (1 << (dead[k] & 7));
-	}
-	GenericXLogFinish(state);
-	*removed += ndead;
-}
-
-/*
- * Mark dead the entries of one page of a chain (pending list, sealed list,
- * a run's NULL keys) whose TIDs the callback names, and count them in
- * *removed; returns the number of live entries left.  Without a callback
- * (VACUUM's cleanup-only call) it only counts.
- */
-static uint64
-vacuum_pending_page(Relation index, BlockNumber blk, uint32 id,
-					IndexBulkDeleteCallback callback, void *cb_state,
-					BufferAccessStrategy strategy, double *removed, BlockNumber *next)
-{
-	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
-	Page		page;
-	HamPendingEntry *ent;
-	uint32		n,
-				k,
-				ndead = 0;
-	uint64		live = 0;
-	uint16		dead[HAM_PENDING_PER_PAGE];
-
-	LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	if (!ham_page_owned(page, id))
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" has a damaged chain", RelationGetRelationName(index)),
-				 errdetail("Block %u is not a page of chain %u.", blk, id)));
-	ent = (HamPendingEntry *) PageGetContents(page);
-	n = ham_page_nentries(page, sizeof(HamPendingEntry));
-	*next = HamPageGetOpaque(page)->next;
-	for (k = 0; k < n; k++)
-	{
-		if (!ham_tid_dead(&ent[k].tid))
-			vacuum_ask(&ent[k].tid, k, callback, cb_state, dead, &ndead, &live);
-	}
-	vacuum_mark(index, buf, true, dead, ndead, removed);
-	UnlockReleaseBuffer(buf);
-	return live;
-}
-
-static uint64
-vacuum_chain(Relation index, const HamChain *c, IndexBulkDeleteCallback callback,
-			 void *cb_state, BufferAccessStrategy strategy, double *removed)
-{
-	BlockNumber blk = c->head;
-	uint64		live = 0;
-
-	while (blk != InvalidBlockNumber)
-	{
-		BlockNumber next;
-
-		vacuum_delay_point();
-		live += vacuum_pending_page(index, blk, c->id, callback, cb_state, strategy,
-									removed, &next);
-		blk = next;
-	}
-	return live;
-}
-
-/*
- * The same for entry page pg of table t of a run; the directory gives the
- * runs of entries whose TIDs decode from a zeroed decoder.  *v: the bucket
- * of the page's first entry or an earlier one (the pages go in order).
+ * Mark dead the entries of entry page pg of table t of a run whose TIDs
+ * the callback names (am_vacuum_chain's work for a chain), count them in
+ * *removed, and return the live ones left.  The directory gives the runs
+ * of entries whose TIDs decode from a zeroed decoder.  *v: the bucket of
+ * the page's first entry or an earlier one (the pages go in order).
  */
 static uint64
 vacuum_entry_page(Relation index, HamDir *d, int t, uint32 pg, uint32 *v,
 				  IndexBulkDeleteCallback callback, void *cb_state,
 				  BufferAccessStrategy strategy, double *removed)
 {
-	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, d->blocks[d->first_page[t] + pg],
-										 RBM_NORMAL, strategy);
-	Page		page;
-	const uint8 *ent,
-			   *deadmap;
+	Buffer		buf = am_vacuum_read(index, d->base.blocks[d->first_page[t] + pg],
+									 callback != NULL, strategy, HAM_PAGE_ID, d->base.id,
+									 "run");
+	Page		page = BufferGetPage(buf);
+	const uint8 *ent = ham_page_entries(page),
+			   *deadmap = am_page_deadmap(page);
 	const uint32 *dir = d->dir[t];
 	uint32		first = pg * HAM_ENTRIES_PER_PAGE,
 				end = (uint32) Min((uint64) first + HAM_ENTRIES_PER_PAGE, d->nentries[t]),
@@ -425,15 +264,6 @@ vacuum_entry_page(Relation index, HamDir *d, int t, uint32 pg, uint32 *v,
 	uint64		live = 0;
 	uint16		dead[HAM_ENTRIES_PER_PAGE];
 
-	LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	if (!ham_page_owned(page, d->id))
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" has a damaged run", RelationGetRelationName(index)),
-				 errdetail("Block %u is not a page of run %u.", BufferGetBlockNumber(buf), d->id)));
-	ent = ham_page_entries(page);
-	deadmap = ham_page_deadmap(page);
 	while (e < end)
 	{
 		uint32		run_end = ham_next_run(dir, v, e, end);
@@ -447,13 +277,13 @@ vacuum_entry_page(Relation index, HamDir *d, int t, uint32 pg, uint32 *v,
 
 			k = e - first;
 			if (!tfp_hamcode_decode(&dec, ham_entry(ent, k), &blk, &off) ||
-				ham_is_dead(deadmap, k))
+				am_is_dead(deadmap, k))
 				continue;
 			ItemPointerSet(&tid, blk, (OffsetNumber) off);
-			vacuum_ask(&tid, k, callback, cb_state, dead, &ndead, &live);
+			am_vacuum_ask(&tid, k, callback, cb_state, dead, &ndead, &live);
 		}
 	}
-	vacuum_mark(index, buf, false, dead, ndead, removed);
+	am_vacuum_mark(index, buf, NULL, dead, ndead, removed);
 	UnlockReleaseBuffer(buf);
 	return live;
 }
@@ -480,8 +310,8 @@ vacuum_walk(IndexVacuumInfo *info, IndexBulkDeleteCallback callback,
 		HamDir	   *d;
 		double		rm_run = 0;
 
-		live += vacuum_chain(index, &meta.runs[r].nulls, callback, cb_state,
-							 info->strategy, removed);
+		live += am_vacuum_chain(index, &ham_method, &meta.runs[r].nulls, callback, cb_state,
+								info->strategy, removed);
 		if (meta.runs[r].nrows == 0)
 			continue;
 		d = ham_dir_acquire(index, &meta, &meta.runs[r]);
@@ -512,8 +342,10 @@ vacuum_walk(IndexVacuumInfo *info, IndexBulkDeleteCallback callback,
 		*removed += rm_run;
 		ham_dir_release(d);
 	}
-	live += vacuum_chain(index, &meta.merging, callback, cb_state, info->strategy, removed);
-	live += vacuum_chain(index, &meta.pending, callback, cb_state, info->strategy, removed);
+	live += am_vacuum_chain(index, &ham_method, &meta.merging, callback, cb_state,
+							info->strategy, removed);
+	live += am_vacuum_chain(index, &ham_method, &meta.pending, callback, cb_state,
+							info->strategy, removed);
 	return live;
 }
 
@@ -526,9 +358,9 @@ hamming_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	if (stats == NULL)
 		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
 	/* no merge may copy a page before its dead marks are set (hamming_merge.c) */
-	LockPage(info->index, HAM_METAPAGE_BLKNO, ExclusiveLock);
+	LockPage(info->index, AM_METAPAGE_BLKNO, ExclusiveLock);
 	stats->num_index_tuples = vacuum_walk(info, callback, callback_state, &removed);
-	UnlockPage(info->index, HAM_METAPAGE_BLKNO, ExclusiveLock);
+	UnlockPage(info->index, AM_METAPAGE_BLKNO, ExclusiveLock);
 	stats->tuples_removed += removed;
 	stats->num_pages = RelationGetNumberOfBlocks(info->index);
 	stats->estimated_count = false;
@@ -548,7 +380,7 @@ hamming_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 
 	if (info->analyze_only)
 		return stats;
-	LockPage(info->index, HAM_METAPAGE_BLKNO, ExclusiveLock);
+	LockPage(info->index, AM_METAPAGE_BLKNO, ExclusiveLock);
 	merged = ham_merge(info->index, true);
 	if (stats == NULL)
 	{
@@ -557,8 +389,8 @@ hamming_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 	}
 	if (stats->num_index_tuples == 0 || merged)
 		stats->num_index_tuples = vacuum_walk(info, NULL, NULL, &removed);
-	stats->pages_free = ham_vacuum_free(info->index, info->strategy);
-	UnlockPage(info->index, HAM_METAPAGE_BLKNO, ExclusiveLock);
+	stats->pages_free = am_vacuum_free(info->index, &ham_method, info->strategy);
+	UnlockPage(info->index, AM_METAPAGE_BLKNO, ExclusiveLock);
 	stats->num_pages = RelationGetNumberOfBlocks(info->index);
 	return stats;
 }

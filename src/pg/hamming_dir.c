@@ -5,77 +5,32 @@
  */
 #include "postgres.h"
 
-#include "access/xact.h"
 #include "storage/bufmgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "hamming.h"
 
-static HamDir *dir_cache = NULL;
-static MemoryContext dir_cxt = NULL;
-static bool dir_callback_registered = false;
-
-/*
- * No scan outlives its transaction (a WITH HOLD cursor is materialized at
- * commit): at the end of every transaction no directory is in use, also
- * after an error skipped hamming_endscan.
- */
-static void
-dir_xact_callback(XactEvent event, void *arg)
-{
-	HamDir	   *d;
-
-	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
-		event == XACT_EVENT_PARALLEL_COMMIT || event == XACT_EVENT_PARALLEL_ABORT)
-		for (d = dir_cache; d; d = d->next)
-			d->refcount = 0;
-}
-
-/* drop d from the cache */
-static void
-dir_forget(HamDir **pp)
-{
-	HamDir	   *d = *pp;
-
-	*pp = d->next;
-	pfree(d->blocks);
-	pfree(d->recent);
-	pfree(d);
-}
-
 /*
  * Read the run's map and directories into d; false if a page is not the
  * run's (it was freed and reused since the caller read the metapage).
  */
 static bool
-dir_load(Relation index, const HamMetaData *meta, const HamRun *run, HamDir *d)
+dir_load(Relation index, AmDir *base, MemoryContext cxt, const void *meta_arg,
+		 const void *run_arg)
 {
-	BlockNumber blk = run->map_head;
-	Size		n = 0;
+	HamDir	   *d = (HamDir *) base;
+	const HamMetaData *meta = meta_arg;
+	const HamRun *run = run_arg;
+	Size		n;
 	Size		off = 0;
 	int			t;
 
-	while (blk != InvalidBlockNumber && n < run->nmap)
-	{
-		Buffer		buf = ReadBuffer(index, blk);
-		Page		page;
-		uint32		k;
-
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		if (!ham_page_owned(page, run->id) || !(HamPageGetOpaque(page)->flags & HAM_PAGE_MAP))
-		{
-			UnlockReleaseBuffer(buf);
-			return false;
-		}
-		k = ham_page_nentries(page, sizeof(BlockNumber));
-		k = (uint32) Min((Size) k, run->nmap - n);
-		memcpy(d->blocks + n, PageGetContents(page), k * sizeof(BlockNumber));
-		n += k;
-		blk = HamPageGetOpaque(page)->next;
-		UnlockReleaseBuffer(buf);
-	}
+	d->recent = MemoryContextAllocHuge(cxt, sizeof(Buffer) * Max(base->nblocks, 1));
+	memset(d->recent, 0, sizeof(Buffer) * Max(base->nblocks, 1));
+	base->extra = d->recent;
+	if (!am_load_map(index, HAM_PAGE_ID, base, run->map_head, &n))
+		return false;
 	if (n != run->nmap)
 		ereport(ERROR,
 				(errcode(ERRCODE_INDEX_CORRUPTED),
@@ -83,34 +38,12 @@ dir_load(Relation index, const HamMetaData *meta, const HamRun *run, HamDir *d)
 				 errdetail("Run %u lists %zu pages, the metapage %u.", run->id, n, run->nmap)));
 	for (t = 0; t < (int) meta->ntables; t++)
 	{
-		uint32		pos;
-
 		d->first_page[t] = off;
 		d->nentries[t] = run->nentries[t];
 		off += ham_entry_pages(run->nentries[t]);
-		for (pos = 0; pos < HAM_DIR_LEN; pos += HAM_DIR_PER_PAGE)
-		{
-			Buffer		buf = ReadBuffer(index, d->blocks[off++]);
-			Page		page;
-			uint32		k = Min(HAM_DIR_PER_PAGE, HAM_DIR_LEN - pos);
-
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			if (!ham_page_owned(page, run->id))
-			{
-				UnlockReleaseBuffer(buf);
-				return false;
-			}
-			if (!(HamPageGetOpaque(page)->flags & HAM_PAGE_DIR))
-				ereport(ERROR,
-						(errcode(ERRCODE_INDEX_CORRUPTED),
-						 errmsg("index \"%s\" has a damaged directory",
-								RelationGetRelationName(index)),
-						 errdetail("Block %u should be a directory page.",
-								   BufferGetBlockNumber(buf))));
-			memcpy(&d->dir[t][pos], PageGetContents(page), k * sizeof(uint32));
-			UnlockReleaseBuffer(buf);
-		}
+		if (!am_load_dir(index, HAM_PAGE_ID, base, off, d->dir[t], HAM_DIR_LEN))
+			return false;
+		off += HAM_DIR_PAGES;
 		if (d->dir[t][HAM_BUCKETS] != run->nentries[t])
 			ereport(ERROR,
 					(errcode(ERRCODE_INDEX_CORRUPTED),
@@ -127,6 +60,13 @@ dir_load(Relation index, const HamMetaData *meta, const HamRun *run, HamDir *d)
 	return true;
 }
 
+static AmDirCache dirs = {
+	.name = "textfp hamming directories",
+	.size = sizeof(HamDir),
+	.zeroed = offsetof(HamDir, dir),
+	.load = dir_load,
+};
+
 /*
  * The directories and map of a run of the metapage copy "meta", from the
  * cache or read; NULL if the run's pages have been reused since (the
@@ -135,63 +75,7 @@ dir_load(Relation index, const HamMetaData *meta, const HamRun *run, HamDir *d)
 HamDir *
 ham_dir_acquire(Relation index, const HamMetaData *meta, const HamRun *run)
 {
-	HamDir	   *d,
-			  **pp;
-	uint32		r;
-
-	for (d = dir_cache; d; d = d->next)
-		if (d->relid == RelationGetRelid(index) &&
-			d->build_stamp == meta->build_stamp && d->id == run->id)
-		{
-			d->refcount++;
-			return d;
-		}
-	/* forget unused directories of this index's runs that are gone */
-	for (pp = &dir_cache; *pp;)
-	{
-		bool		live = false;
-
-		d = *pp;
-		for (r = 0; r < meta->nruns; r++)
-			live |= (d->build_stamp == meta->build_stamp && d->id == meta->runs[r].id);
-		if (d->relid == RelationGetRelid(index) && d->refcount <= 0 && !live)
-			dir_forget(pp);
-		else
-			pp = &d->next;
-	}
-	if (!dir_callback_registered)
-	{
-		RegisterXactCallback(dir_xact_callback, NULL);
-		dir_callback_registered = true;
-	}
-	if (dir_cxt == NULL)
-		dir_cxt = AllocSetContextCreate(TopMemoryContext, "textfp hamming directories",
-										ALLOCSET_DEFAULT_SIZES);
-	d = MemoryContextAllocHuge(dir_cxt, sizeof(HamDir));
-	memset(d, 0, offsetof(HamDir, dir));
-	d->relid = RelationGetRelid(index);
-	d->build_stamp = meta->build_stamp;
-	d->id = run->id;
-	d->nblocks = run->nmap;
-	d->blocks = MemoryContextAllocHuge(dir_cxt, sizeof(BlockNumber) * Max(d->nblocks, 1));
-	d->recent = MemoryContextAllocHuge(dir_cxt, sizeof(Buffer) * Max(d->nblocks, 1));
-	memset(d->recent, 0, sizeof(Buffer) * Max(d->nblocks, 1));
-	d->next = dir_cache;
-	dir_cache = d;
-	if (!dir_load(index, meta, run, d))
-	{
-		dir_forget(&dir_cache);
-		return NULL;
-	}
-	d->refcount = 1;
-	return d;
-}
-
-void
-ham_dir_release(HamDir *d)
-{
-	if (d)
-		d->refcount--;
+	return (HamDir *) am_dir_acquire(&dirs, index, &ham_method, meta, run->id, run->nmap, run);
 }
 
 /*
@@ -204,7 +88,7 @@ Buffer
 ham_read_entry_page(Relation index, HamDir *d, int t, uint32 pageno)
 {
 	Size		i = d->first_page[t] + pageno;
-	BlockNumber blk = d->blocks[i];
+	BlockNumber blk = d->base.blocks[i];
 #if PG_VERSION_NUM >= 140000
 	Buffer	   *slot = &d->recent[i];
 

@@ -30,28 +30,27 @@
  * primary, and replay writes a page under its exclusive lock, so the check
  * holds there too, with no recovery-conflict record.  A crash before step
  * 3 leaves the new run's pages unowned by the metapage: VACUUM gives them
- * to the free space map (ham_vacuum_free); after step 3 the run's pages
- * were logged before the metapage update and are replayed.
+ * to the free space map (am_vacuum_free); after step 3 the run's pages
+ * were logged before the metapage update and are replayed.  The passage
+ * index merges in the same steps (passage_merge.c) with the same pages
+ * (am_pages.c).
  */
 #include "postgres.h"
 
 #include "access/generic_xlog.h"
-#include "commands/vacuum.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
-#include "storage/indexfsm.h"
-#include "storage/lmgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "hamming.h"
 #include "tfp_hamrun.h"
 
-/* the pending rows that make an insert merge */
+/* the pending rows that make an insert merge (AmMethod.pending_limit) */
 uint64
-ham_pending_limit(const HamMetaData *meta)
+ham_pending_limit(const void *meta)
 {
-	return tfp_hamrun_pending_limit(ham_sorted_rows(meta));
+	return tfp_hamrun_pending_limit(ham_sorted_rows((const HamMetaData *) meta));
 }
 
 /* a sealed non-NULL row */
@@ -100,18 +99,8 @@ reader_next(RunReader *r)
 
 		if (pg != r->loaded)
 		{
-			Buffer		buf = ham_read_entry_page(r->index, r->d, r->t, pg);
-
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			if (!ham_page_owned(BufferGetPage(buf), r->d->id))
-				ereport(ERROR,
-						(errcode(ERRCODE_INDEX_CORRUPTED),
-						 errmsg("index \"%s\" has a damaged run",
-								RelationGetRelationName(r->index)),
-						 errdetail("Block %u is not a page of run %u.",
-								   BufferGetBlockNumber(buf), r->d->id)));
-			memcpy(r->page.data, BufferGetPage(buf), BLCKSZ);
-			UnlockReleaseBuffer(buf);
+			am_copy_owned_page(r->index, ham_read_entry_page(r->index, r->d, r->t, pg),
+							   HAM_PAGE_ID, r->d->base.id, r->page.data);
 			r->loaded = pg;
 			CHECK_FOR_INTERRUPTS();
 		}
@@ -121,7 +110,7 @@ reader_next(RunReader *r)
 			memset(&r->dec, 0, sizeof(r->dec));
 		ent = ham_entry(ham_page_entries(page), k);
 		if (!tfp_hamcode_decode(&r->dec, ent, &blk, &off) ||
-			ham_is_dead(ham_page_deadmap(page), k))
+			am_is_dead(am_page_deadmap(page), k))
 			continue;
 		r->cv = r->v;
 		r->rest = tfp_hamcode_rest(ent);
@@ -145,7 +134,7 @@ cmp_item(const void *a, const void *b)
 
 /* the live entries of a chain: non-NULL rows to *items, NULL keys to *nulls */
 static void
-read_chain(Relation index, const HamChain *c, MergeItem **items, Size *n, Size *cap,
+read_chain(Relation index, const AmChain *c, MergeItem **items, Size *n, Size *cap,
 		   HamPendingEntry **nulls, Size *nn, Size *ncap)
 {
 	BlockNumber blk = c->head;
@@ -159,14 +148,10 @@ read_chain(Relation index, const HamChain *c, MergeItem **items, Size *n, Size *
 					cnt;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		am_check_owned(index, buf, HAM_PAGE_ID, c->id, "chain");
 		page = BufferGetPage(buf);
-		if (!ham_page_owned(page, c->id))
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("index \"%s\" has a damaged chain", RelationGetRelationName(index)),
-					 errdetail("Block %u is not a page of chain %u.", blk, c->id)));
 		ent = (HamPendingEntry *) PageGetContents(page);
-		cnt = ham_page_nentries(page, sizeof(HamPendingEntry));
+		cnt = am_page_nentries(page, sizeof(HamPendingEntry));
 		for (k = 0; k < cnt; k++)
 		{
 			if (ham_tid_dead(&ent[k].tid))
@@ -194,7 +179,7 @@ read_chain(Relation index, const HamChain *c, MergeItem **items, Size *n, Size *
 				(*n)++;
 			}
 		}
-		blk = HamPageGetOpaque(page)->next;
+		blk = AmPageGetOpaque(page)->next;
 		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -282,8 +267,7 @@ ham_merge(Relation index, bool vacuum)
 	Buffer		metabuf;
 	GenericXLogState *state;
 	HamMetaData *mp,
-				m,
-				pub;
+				m;
 	HamRun		run;
 	uint32		out_id;
 	bool		full;
@@ -302,36 +286,9 @@ ham_merge(Relation index, bool vacuum)
 	MemoryContext cxt,
 				old;
 
-	if (!vacuum && !ConditionalLockPage(index, HAM_METAPAGE_BLKNO, ExclusiveLock))
-		return false;
-
 	/* 1. seal the pending list, reserve the run's id */
-	metabuf = ReadBuffer(index, HAM_METAPAGE_BLKNO);
-	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-	ham_check_meta(index, BufferGetPage(metabuf));
-	mp = HamPageGetMeta(BufferGetPage(metabuf));
-	if (mp->merging.head == InvalidBlockNumber &&
-		(mp->pending.n == 0 || (!vacuum && mp->pending.n < ham_pending_limit(mp))))
-	{
-		UnlockReleaseBuffer(metabuf);
-		if (!vacuum)
-			UnlockPage(index, HAM_METAPAGE_BLKNO, ExclusiveLock);
+	if (!am_merge_begin(index, &ham_method, vacuum, &m, &out_id))
 		return false;
-	}
-	state = GenericXLogStart(index);
-	mp = HamPageGetMeta(GenericXLogRegisterBuffer(state, metabuf, 0));
-	if (mp->merging.head == InvalidBlockNumber)
-	{
-		mp->merging = mp->pending;
-		mp->pending.head = mp->pending.tail = InvalidBlockNumber;
-		mp->pending.n = 0;
-		mp->pending.id = mp->next_id++;
-	}
-	out_id = mp->next_id++;
-	memcpy(&m, mp, sizeof(m));
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(metabuf);
-
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "hamming merge", ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
 
@@ -378,17 +335,14 @@ ham_merge(Relation index, bool vacuum)
 		{
 			/* no row: no tables (the empty tables written are left unowned) */
 			memset(run.nentries, 0, sizeof(run.nentries));
-			o.nmap = 0;
+			o.am.nmap = 0;
 		}
 	}
 	ham_out_chain(&o, HAM_PAGE_NULLS, nulls, nn, &run.nulls);
 	ham_out_map(&o, &run);
 
 	/* 3. publish */
-	metabuf = ReadBuffer(index, HAM_METAPAGE_BLKNO);
-	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-	state = GenericXLogStart(index);
-	mp = HamPageGetMeta(GenericXLogRegisterBuffer(state, metabuf, 0));
+	mp = am_merge_publish_begin(index, &state, &metabuf);
 	if (full)
 	{
 		mp->runs[0] = run;
@@ -399,80 +353,17 @@ ham_merge(Relation index, bool vacuum)
 		mp->runs[1] = run;
 		mp->nruns = 2;
 	}
-	mp->merging.head = mp->merging.tail = InvalidBlockNumber;
-	mp->merging.n = 0;
-	mp->merging.id = 0;
-	mp->merges++;
-	memcpy(&pub, mp, sizeof(pub));
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(metabuf);
+	am_merge_publish_end(&ham_method, mp, state, metabuf);
 
 	/* 4. the inputs' pages are free */
 	for (r = first_in; r < m.nruns; r++)
 	{
-		HamDir		empty;
-
-		if (in[r - first_in])
-			ham_free_run(index, in[r - first_in], &m.runs[r]);
-		else
-		{
-			empty.nblocks = 0;
-			ham_free_run(index, &empty, &m.runs[r]);
-		}
+		ham_free_run(index, in[r - first_in], &m.runs[r]);
 		ham_dir_release(in[r - first_in]);
 	}
-	ham_free_chain(index, &m.merging);
-	IndexFreeSpaceMapVacuum(index);
+	am_merge_end(index, &ham_method, &m, vacuum);
 
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
-	if (!vacuum)
-		UnlockPage(index, HAM_METAPAGE_BLKNO, ExclusiveLock);
 	return true;
-}
-
-/*
- * VACUUM's sweep: every page that no structure of the metapage owns goes
- * to the free space map (pages of runs whose merge crashed, and pages
- * whose record in the map a crash lost).  The caller holds the merge lock.
- * New (all-zero) pages are left alone: an insert may have just extended
- * the index with one.
- */
-BlockNumber
-ham_vacuum_free(Relation index, BufferAccessStrategy strategy)
-{
-	HamMetaData m;
-	BlockNumber nblocks = RelationGetNumberOfBlocks(index),
-				blk,
-				nfree = 0;
-	uint32		r;
-
-	ham_read_meta(index, &m);
-	for (blk = HAM_METAPAGE_BLKNO + 1; blk < nblocks; blk++)
-	{
-		Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
-		Page		page;
-		bool		free = false;
-
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		if (!PageIsNew(page))
-		{
-			HamPageOpaqueData *op = HamPageGetOpaque(page);
-
-			free = op->page_id == HAM_PAGE_ID && !(op->flags & HAM_PAGE_META) &&
-				op->owner != m.pending.id && op->owner != m.merging.id;
-			for (r = 0; free && r < m.nruns; r++)
-				free = op->owner != m.runs[r].id;
-		}
-		UnlockReleaseBuffer(buf);
-		if (free)
-		{
-			RecordFreeIndexPage(index, blk);
-			nfree++;
-		}
-		vacuum_delay_point();
-	}
-	IndexFreeSpaceMapVacuum(index);
-	return nfree;
 }

@@ -112,7 +112,7 @@ keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
 			 uint32 v, int t, int K)
 {
 	const uint8 *ent = ham_page_entries(page);
-	const uint8 *deadmap = ham_page_deadmap(page);
+	const uint8 *deadmap = am_page_deadmap(page);
 	int			nt = (int) so->meta.ntables;
 	int			lane = ham_lane(nt, t);
 	uint64		qrest = ham_rest(so->q, lane);
@@ -135,7 +135,7 @@ keep_entries(HamScanOpaque *so, Page page, uint32 from, uint32 to,
 			continue;
 		rest = tfp_hamcode_rest(e);
 		d = swar_popcount(rest ^ qrest) + dv;
-		if (d > so->cap || ham_is_dead(deadmap, k))
+		if (d > so->cap || am_is_dead(deadmap, k))
 			continue;			/* outside the window (row_kept's first test) */
 		p = ham_unrest(rest, v, lane);
 		lanes = lane_counts(p ^ so->q);
@@ -179,7 +179,7 @@ visit_bucket(IndexScanDesc scan, int r, int t, uint32 v, uint32 lo, uint32 hi,
 		else
 			buf = ham_read_entry_page(scan->indexRelation, d, t, e / HAM_ENTRIES_PER_PAGE);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		if (!ham_page_owned(BufferGetPage(buf), d->id))
+		if (!ham_page_owned(BufferGetPage(buf), d->base.id))
 			so->stale = true;
 		if (!so->stale)
 			keep_entries(so, BufferGetPage(buf), first, last, v, t, K);
@@ -228,14 +228,14 @@ full_scan(IndexScanDesc scan, int r, int K)
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		if (!ham_page_owned(page, d->id))
+		if (!ham_page_owned(page, d->base.id))
 		{
 			so->stale = true;
 			UnlockReleaseBuffer(buf);
 			return;
 		}
 		ent = ham_page_entries(page);
-		deadmap = ham_page_deadmap(page);
+		deadmap = am_page_deadmap(page);
 		for (k = 0; k < n;)
 		{
 			/* a bucket (or the page) starts */
@@ -258,7 +258,7 @@ full_scan(IndexScanDesc scan, int r, int K)
 					continue;
 				rest = tfp_hamcode_rest(e);
 				dist = swar_popcount(rest ^ qrest) + dv;
-				if (dist > cap || ham_is_dead(deadmap, k))
+				if (dist > cap || am_is_dead(deadmap, k))
 					continue;	/* outside the window (row_kept's first test) */
 				p = ham_unrest(rest, v, 0);
 				lanes = lane_counts(p ^ so->q);
@@ -384,7 +384,7 @@ run_probes_in_order(IndexScanDesc scan, int r, int t, const uint32 *vals, int nv
 					buf = ham_read_entry_page(scan->indexRelation, d, t, pageno);
 					bufpage = pageno;
 					LockBuffer(buf, BUFFER_LOCK_SHARE);
-					if (!ham_page_owned(BufferGetPage(buf), d->id))
+					if (!ham_page_owned(BufferGetPage(buf), d->base.id))
 						so->stale = true;
 				}
 				if (!so->stale)

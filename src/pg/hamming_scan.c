@@ -66,7 +66,7 @@ ham_list_add(HamScanOpaque *so, int d, uint64 p, const ItemPointerData *tid)
  * (with_nulls).  A page that is not the chain's makes the scan stale.
  */
 static void
-read_chain(IndexScanDesc scan, const HamChain *c, bool with_nulls)
+read_chain(IndexScanDesc scan, const AmChain *c, bool with_nulls)
 {
 	HamScanOpaque *so = (HamScanOpaque *) scan->opaque;
 	BlockNumber blk = c->head;
@@ -88,7 +88,7 @@ read_chain(IndexScanDesc scan, const HamChain *c, bool with_nulls)
 			return;
 		}
 		ent = (HamPendingEntry *) PageGetContents(page);
-		n = ham_page_nentries(page, sizeof(HamPendingEntry));
+		n = am_page_nentries(page, sizeof(HamPendingEntry));
 		for (k = 0; k < n; k++)
 		{
 			if (ham_tid_dead(&ent[k].tid))
@@ -114,7 +114,7 @@ read_chain(IndexScanDesc scan, const HamChain *c, bool with_nulls)
 					ham_list_add(so, d, ent[k].p, &ent[k].tid);
 			}
 		}
-		blk = HamPageGetOpaque(page)->next;
+		blk = AmPageGetOpaque(page)->next;
 		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
 	}

@@ -9,114 +9,86 @@
 
 #include "access/htup_details.h"
 #include "access/reloptions.h"
-#include "catalog/index.h"
 #include "catalog/pg_amop.h"
-#include "catalog/pg_amproc.h"
-#include "catalog/pg_opclass.h"
 #include "catalog/pg_type.h"
 #include "commands/vacuum.h"
 #include "funcapi.h"
-#include "miscadmin.h"
-#include "storage/bufmgr.h"
-#include "storage/lmgr.h"
-#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/catcache.h"
-#include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "optimizer/optimizer.h"
 #include "utils/selfuncs.h"
-#include "utils/syscache.h"
 
 #include "passage_am.h"
-#include "textfp.h"
 
 PG_FUNCTION_INFO_V1(passage_handler);
 PG_FUNCTION_INFO_V1(passage_index_stats);
 
 #define PAS_STRATEGY_SHARED	1	/* %& passage_query */
 
-/* ---- pages and metapage ---- */
+/* ---- the metapage (its pages: am_pages.c) ---- */
 
-void
-pas_init_page(Page page, uint16 flags)
+StaticAssertDecl(offsetof(PasMetaData, magic) == offsetof(AmMetaHead, magic) &&
+				 offsetof(PasMetaData, format) == offsetof(AmMetaHead, format),
+				 "the passage metapage begins as am_pages.h says");
+
+/* a pending entry's row, if it is live (AmMethod.pending_tid) */
+static bool
+pas_pending_tid(const void *entry, ItemPointer tid)
 {
-	PasPageOpaqueData *op;
+	tfp_pasent	e;
 
-	PageInit(page, BLCKSZ, sizeof(PasPageOpaqueData));
-	op = PasPageGetOpaque(page);
-	op->next = InvalidBlockNumber;
-	op->flags = flags;
-	op->page_id = PAS_PAGE_ID;
+	if (pas_pending_dead(entry))
+		return false;
+	pas_item_entry(entry, &e);
+	ItemPointerSet(tid, e.blk, e.off);
+	return true;
 }
 
-/* A new page at the end of the fork, exclusively locked. */
-Buffer
-pas_new_buffer(Relation index, ForkNumber fork)
+/* VACUUM's mark of a dead pending entry: its offset bits 0 */
+static void
+pas_pending_kill(void *entry)
 {
-#if PG_VERSION_NUM >= 160000
-	return ExtendBufferedRel(BMR_REL(index), fork, NULL, EB_LOCK_FIRST);
-#else
-	Buffer		buf;
-	bool		needLock = !RELATION_IS_LOCAL(index);
+	PasPendingEntry *e = entry;
 
-	if (needLock)
-		LockRelationForExtension(index, ExclusiveLock);
-	buf = ReadBufferExtended(index, fork, P_NEW, RBM_NORMAL, NULL);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	if (needLock)
-		UnlockRelationForExtension(index, ExclusiveLock);
-	return buf;
-#endif
+	e->code[0] = 0;
+	e->code[1] &= (unsigned char) ~0x03;
 }
+
+const AmMethod pas_method = {
+	.name = "passage",
+	.page_id = PAS_PAGE_ID,
+	.ambuild = passage_build,
+	.magic = PAS_MAGIC,
+	.format = PAS_FORMAT,
+	.check_meta = pas_check_meta,
+	.pending_limit = pas_pending_limit,
+	.meta_size = sizeof(PasMetaData),
+	.build_stamp_off = offsetof(PasMetaData, build_stamp),
+	.next_id_off = offsetof(PasMetaData, next_id),
+	.nruns_off = offsetof(PasMetaData, nruns),
+	.merges_off = offsetof(PasMetaData, merges),
+	.runs_off = offsetof(PasMetaData, runs),
+	.run_size = sizeof(PasRun),
+	.pending_off = offsetof(PasMetaData, pending),
+	.merging_off = offsetof(PasMetaData, merging),
+	.pending_size = sizeof(PasPendingEntry),
+	.pending_tid = pas_pending_tid,
+	.pending_kill = pas_pending_kill,
+};
 
 void
 pas_check_meta(Relation index, Page page)
 {
-	PasMetaData *m = PasPageGetMeta(page);
-
-	if (PasPageGetOpaque(page)->page_id != PAS_PAGE_ID ||
-		!(PasPageGetOpaque(page)->flags & PAS_PAGE_META) ||
-		m->magic != PAS_MAGIC)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" is not a passage index",
-						RelationGetRelationName(index)),
-				 errdetail("Its metapage does not carry the passage magic number.")));
-	if (m->format != PAS_FORMAT)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("index \"%s\" has passage format %u, this textfp reads %d",
-						RelationGetRelationName(index), m->format, PAS_FORMAT),
-				 errdetail("REINDEX rebuilds it in the current format.")));
-	if (m->nruns > TFP_PASIDX_MAX_RUNS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" has a damaged metapage",
-						RelationGetRelationName(index)),
-				 errdetail("It counts %u runs.", m->nruns)));
+	am_check_meta(index, page, &pas_method);
+	if (PasPageGetMeta(page)->nruns > TFP_PASIDX_MAX_RUNS)
+		am_meta_damaged(index, PasPageGetMeta(page)->nruns, "runs");
 }
 
 void
 pas_read_meta(Relation index, PasMetaData *meta)
 {
-	Buffer		buf = ReadBuffer(index, PAS_METAPAGE_BLKNO);
-	Page		page;
-
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	pas_check_meta(index, page);
-	memcpy(meta, PasPageGetMeta(page), sizeof(PasMetaData));
-	UnlockReleaseBuffer(buf);
-}
-
-void
-pas_init_meta_page(Page page, const PasMetaData *meta)
-{
-	pas_init_page(page, PAS_PAGE_META);
-	memcpy(PasPageGetMeta(page), meta, sizeof(PasMetaData));
-	pas_page_set_end(page, (char *) PasPageGetMeta(page) + sizeof(PasMetaData));
+	am_read_meta(index, &pas_method, meta);
 }
 
 static relopt_kind pas_relopt_kind;
@@ -166,8 +138,8 @@ pas_empty_meta(PasMetaData *m, Relation index)
 	m->w = (uint8) (opts ? opts->w : TFP_PASSAGE_DEFAULT_W);
 	m->reading = opts ? (opts->reading ? 1 : 0) : 1;
 	m->next_id = 1;
-	m->pending.head = m->pending.tail = InvalidBlockNumber;
-	m->merging.head = m->merging.tail = InvalidBlockNumber;
+	am_chain_empty(&m->pending, 0);
+	am_chain_empty(&m->merging, 0);
 }
 
 tfp_passage_opts
@@ -184,7 +156,7 @@ pas_meta_opts(const PasMetaData *m)
 bool
 pas_is_passage_index(Relation index)
 {
-	return index->rd_indam != NULL && index->rd_indam->ambuild == passage_build;
+	return am_is_method(index, &pas_method);
 }
 
 /*
@@ -247,45 +219,9 @@ passage_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 static bool
 passage_validate(Oid opclassoid)
 {
-	HeapTuple	classtup;
-	Form_pg_opclass classform;
-	CatCList   *oprlist,
-			   *proclist;
-	bool		ok = true;
-	char	   *name;
+	static const AmOperator ops[] = {{PAS_STRATEGY_SHARED, AMOP_SEARCH}};
 
-	classtup = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclassoid));
-	if (!HeapTupleIsValid(classtup))
-		elog(ERROR, "cache lookup failed for operator class %u", opclassoid);
-	classform = (Form_pg_opclass) GETSTRUCT(classtup);
-	name = pstrdup(NameStr(classform->opcname));
-	oprlist = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(classform->opcfamily));
-	proclist = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(classform->opcfamily));
-	for (int i = 0; i < oprlist->n_members; i++)
-	{
-		Form_pg_amop op = (Form_pg_amop) GETSTRUCT(&oprlist->members[i]->tuple);
-
-		if (op->amopstrategy != PAS_STRATEGY_SHARED || op->amoppurpose != AMOP_SEARCH)
-		{
-			ereport(INFO,
-					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-					 errmsg("passage operator class \"%s\" has operator %u with invalid strategy number %d",
-							name, op->amopopr, op->amopstrategy)));
-			ok = false;
-		}
-	}
-	if (proclist->n_members > 0)
-	{
-		ereport(INFO,
-				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-				 errmsg("passage operator class \"%s\" has support functions, the method uses none",
-						name)));
-		ok = false;
-	}
-	ReleaseCatCacheList(proclist);
-	ReleaseCatCacheList(oprlist);
-	ReleaseSysCache(classtup);
-	return ok;
+	return am_validate(opclassoid, pas_method.name, ops, lengthof(ops));
 }
 
 Datum
@@ -347,50 +283,14 @@ passage_handler(PG_FUNCTION_ARGS)
 Datum
 passage_index_stats(PG_FUNCTION_ARGS)
 {
-	Oid			indexoid = PG_GETARG_OID(0);
-	Relation	index;
 	PasMetaData meta;
 	TupleDesc	tupdesc;
 	Datum		values[9];
 	bool		nulls[9] = {false, false, false, false, false, false, false, false, false};
 	Datum		runs[TFP_PASIDX_MAX_RUNS];
 	uint64		sorted = 0;
-	Oid			heapoid;
 
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	heapoid = IndexGetRelation(indexoid, true);
-	if (!OidIsValid(heapoid))
-	{
-		char	   *name = get_rel_name(indexoid);
-
-		ereport(ERROR,
-				(errcode(name ? ERRCODE_WRONG_OBJECT_TYPE : ERRCODE_UNDEFINED_TABLE),
-				 name ? errmsg("\"%s\" is not an index", name) :
-				 errmsg("relation with OID %u does not exist", indexoid),
-				 errdetail("passage_index_stats() reads the metapage of a passage index.")));
-	}
-	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for table %s", get_rel_name(heapoid)),
-				 errdetail("Reading an index's statistics needs SELECT on its table.")));
-	if (textfp_citus_table_kind(heapoid) != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("passage_index_stats() does not read indexes of the Citus %s table %s",
-						textfp_citus_table_kind(heapoid), get_rel_name(heapoid)),
-				 errdetail("On this node the index belongs to the table's shell; the rows and their index entries are in the shards' indexes."),
-				 errhint("Run it on a worker on a shard's index: the index name with _<shard id> appended (citus_shards lists the shards).")));
-	index = index_open(indexoid, AccessShareLock);
-	if (!pas_is_passage_index(index))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("index \"%s\" is not a passage index", RelationGetRelationName(index)),
-				 errdetail("passage_index_stats() reads the metapage of a passage index.")));
-	pas_read_meta(index, &meta);
-	index_close(index, AccessShareLock);
-
+	am_stats_meta(fcinfo, &pas_method, &meta, &tupdesc);
 	for (uint32 r = 0; r < meta.nruns; r++)
 	{
 		runs[r] = Int64GetDatum((int64) meta.runs[r].nentries);

@@ -4,9 +4,10 @@
  * searched by key (src/core/tfp_pasidx.h: the entry code)
  *
  * The design is the hamming method's (hamming.h): immutable sorted runs, a
- * pending list for inserts, merges into free pages, and owners on pages.
+ * pending list for inserts, merges into free pages, and owners on pages;
+ * the code of their pages is shared (am_pages.h).
  *
- * Disk layout (format 1; every page has a PasPageOpaqueData special space
+ * Disk layout (format 1; every page has an AmPageOpaqueData special space
  * naming the structure it belongs to, its "owner"):
  *   block 0        metapage (PasMetaData): the fingerprint options, the
  *                  runs, the pending list and the sealed list of a merge
@@ -39,39 +40,16 @@
 #include "storage/itemptr.h"
 #include "utils/relcache.h"
 
+#include "am_pages.h"
 #include "passage.h"
 #include "tfp_pasidx.h"
 
 #define PAS_MAGIC			0x50415331	/* "PAS1" */
 #define PAS_FORMAT			1
-#define PAS_METAPAGE_BLKNO	0
 #define PAS_DIR_LEN			(TFP_PASIDX_BUCKETS + 1)
 
-/* page kinds (PasPageOpaqueData.flags) */
-#define PAS_PAGE_META		1
-#define PAS_PAGE_DIR		2
-#define PAS_PAGE_DATA		4
-#define PAS_PAGE_PENDING	8
-#define PAS_PAGE_MAP		16
-
-typedef struct PasPageOpaqueData
-{
-	BlockNumber next;			/* chains: next page, else invalid */
-	uint32		owner;			/* id of the run or chain of the page */
-	uint16		flags;
-	uint16		page_id;		/* PAS_PAGE_ID */
-} PasPageOpaqueData;
-
+/* AmPageOpaqueData.page_id (the page kinds are am_pages.h's) */
 #define PAS_PAGE_ID			0xFF8A
-
-typedef struct PasChain
-{
-	BlockNumber head;
-	BlockNumber tail;
-	uint64		n;				/* entries (live or not) */
-	uint32		id;				/* owner of its pages */
-	uint32		pad;
-} PasChain;
 
 typedef struct PasRun
 {
@@ -97,9 +75,12 @@ typedef struct PasMetaData
 	uint32		merges;			/* merges since the build */
 	uint64		rows;			/* rows indexed by the build and inserts */
 	PasRun		runs[TFP_PASIDX_MAX_RUNS];
-	PasChain	pending;		/* where inserts go */
-	PasChain	merging;		/* sealed, being merged (or left by a crash) */
+	AmChain		pending;		/* where inserts go (PasPendingEntry) */
+	AmChain		merging;		/* sealed, being merged (or left by a crash) */
 } PasMetaData;
+
+StaticAssertDecl(TFP_PASIDX_MAX_RUNS <= AM_MAX_RUNS, "am_pages.h must count the passage runs");
+StaticAssertDecl(offsetof(PasRun, id) == 0, "am_owners reads a run's id first");
 
 /* the storage parameters */
 typedef struct PasOptions
@@ -118,64 +99,21 @@ typedef struct PasPendingEntry
 	uint16		pad;
 } PasPendingEntry;
 
-#define PAS_CONTENT_SIZE \
-	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(PasPageOpaqueData)))
-#define PAS_DIR_PER_PAGE		((uint32) (PAS_CONTENT_SIZE / sizeof(uint32)))
-#define PAS_DIR_PAGES			((PAS_DIR_LEN + PAS_DIR_PER_PAGE - 1) / PAS_DIR_PER_PAGE)
-/* entries of a page and its dead map: 12 E + ceil(E / 8) <= PAS_CONTENT_SIZE */
-#define PAS_ENTRIES_PER_PAGE	((uint32) ((PAS_CONTENT_SIZE - 1) * 8 / (8 * TFP_PASIDX_ENTRY + 1)))
-#define PAS_DEADMAP_BYTES		((PAS_ENTRIES_PER_PAGE + 7) / 8)
-#define PAS_PENDING_PER_PAGE	((uint32) (PAS_CONTENT_SIZE / sizeof(PasPendingEntry)))
+#define PAS_DIR_PAGES			AM_DIR_PAGES(PAS_DIR_LEN)
+/* entries of a page and its dead map: 12 E + ceil(E / 8) <= AM_CONTENT_SIZE */
+#define PAS_ENTRIES_PER_PAGE	AM_ENTRIES_PER_PAGE(TFP_PASIDX_ENTRY)
+#define PAS_DEADMAP_BYTES		AM_DEADMAP_BYTES(PAS_ENTRIES_PER_PAGE)
+#define PAS_PENDING_PER_PAGE	((uint32) (AM_CONTENT_SIZE / sizeof(PasPendingEntry)))
 
 StaticAssertDecl(MaxHeapTuplesPerPage <= TFP_PASIDX_OFF_MAX,
 				 "heap offsets must fit the passage index's 10 bits");
 
-#define PasPageGetOpaque(page) \
-	((PasPageOpaqueData *) PageGetSpecialPointer(page))
 #define PasPageGetMeta(page)	((PasMetaData *) PageGetContents(page))
 
-static inline bool
-pas_page_owned(Page page, uint32 id)
-{
-	return !PageIsNew(page) && PasPageGetOpaque(page)->page_id == PAS_PAGE_ID &&
-		PasPageGetOpaque(page)->owner == id;
-}
-
-static inline uint32
-pas_page_nentries(Page page, Size esize)
-{
-	return (uint32) ((((PageHeader) page)->pd_lower - MAXALIGN(SizeOfPageHeaderData)) / esize);
-}
-
-static inline void
-pas_page_set_end(Page page, const void *end)
-{
-	((PageHeader) page)->pd_lower = (LocationIndex) ((const char *) end - (const char *) page);
-}
-
-static inline uint32
-pas_entry_pages(uint64 n)
-{
-	return (uint32) ((n + PAS_ENTRIES_PER_PAGE - 1) / PAS_ENTRIES_PER_PAGE);
-}
-
-static inline uint8 *
-pas_page_deadmap(Page page)
-{
-	return (uint8 *) PageGetContents(page);
-}
-
-static inline uint8 *
-pas_page_entries(Page page)
-{
-	return (uint8 *) PageGetContents(page) + PAS_DEADMAP_BYTES;
-}
-
-static inline bool
-pas_is_dead(const uint8 *deadmap, uint32 k)
-{
-	return (deadmap[k >> 3] >> (k & 7)) & 1;
-}
+/* the owner of a page (am_page_owned), entry pages, the entries of a page */
+#define pas_page_owned(page, id)	am_page_owned(page, PAS_PAGE_ID, id)
+#define pas_entry_pages(n)			am_entry_pages(n, PAS_ENTRIES_PER_PAGE)
+#define pas_page_entries(page)		am_page_entries(page, PAS_DEADMAP_BYTES)
 
 static inline bool
 pas_pending_dead(const PasPendingEntry *e)
@@ -196,40 +134,31 @@ pas_total_entries(const PasMetaData *m)
 /* the directory and map of a run, cached per backend (passage_run.c) */
 typedef struct PasDir
 {
-	struct PasDir *next;
-	Oid			relid;
-	int64		build_stamp;
-	uint32		id;
-	int			refcount;
+	AmDir		base;			/* the run's id and map (am_pages.h): entry
+								 * pages, then directory pages */
 	uint64		nentries;
-	Size		nblocks;
-	BlockNumber *blocks;		/* entry pages, then directory pages */
 	uint32		dir[PAS_DIR_LEN];
 } PasDir;
+
+static inline void
+pas_dir_release(PasDir *d)
+{
+	am_dir_release((AmDir *) d);
+}
 
 /* writing a run (passage_run.c) */
 typedef struct PasOut
 {
-	Relation	index;
-	uint32		id;
-	bool		wal;			/* log each page (merges) */
-	const PasMetaData *live;	/* merges: what free pages must not be */
-	Buffer		buf;
-	uint32		slot;
+	AmOut		am;				/* the pages, the run's map (am_pages.h) */
 	uint64		e;				/* entries written */
 	uint32		bucket;			/* of the last entry */
 	uint32	   *dir;
-	BlockNumber *map;
-	Size		nmap,
-				mapcap;
 } PasOut;
 
 /* passage_am.c */
-extern void pas_init_page(Page page, uint16 flags);
-extern Buffer pas_new_buffer(Relation index, ForkNumber fork);
+extern const AmMethod pas_method;
 extern void pas_check_meta(Relation index, Page page);
 extern void pas_read_meta(Relation index, PasMetaData *meta);
-extern void pas_init_meta_page(Page page, const PasMetaData *meta);
 extern void pas_empty_meta(PasMetaData *m, Relation index);
 extern tfp_passage_opts pas_meta_opts(const PasMetaData *m);
 extern bool pas_is_passage_index(Relation index);
@@ -266,14 +195,12 @@ extern void pas_out_init(PasOut *o, Relation index, uint32 id, bool wal, const P
 extern void pas_out_entry(PasOut *o, const tfp_pasent *e, bool dead);
 extern void pas_out_finish(PasOut *o, PasRun *run);
 extern PasDir *pas_dir_acquire(Relation index, const PasMetaData *meta, const PasRun *run);
-extern void pas_dir_release(PasDir *d);
 extern Buffer pas_read_entry_page(Relation index, PasDir *d, uint32 pageno);
 extern void pas_free_run(Relation index, PasDir *d, const PasRun *run);
-extern void pas_free_chain(Relation index, const PasChain *c);
 
 /* passage_merge.c */
+extern uint64 pas_pending_limit(const void *meta);
 extern bool pas_merge(Relation index, bool vacuum);
-extern BlockNumber pas_vacuum_free(Relation index, BufferAccessStrategy strategy);
 
 /* passage_scan.c: the look-up that the sources query and the scans share */
 typedef struct PasHit

@@ -16,7 +16,6 @@
 
 #include "access/generic_xlog.h"
 #include "access/tableam.h"
-#include "access/xloginsert.h"
 #include "catalog/index.h"
 #include "commands/vacuum.h"
 #include "miscadmin.h"
@@ -296,19 +295,14 @@ merge_chunks(BuildState *bs, PasOut *o)
 IndexBuildResult *
 passage_build(Relation heap, Relation index, IndexInfo *indexInfo)
 {
-	IndexBuildResult *result;
 	BuildState	bs;
 	PasMetaData meta;
 	PasOut		o;
-	Buffer		metabuf;
 	double		reltuples;
 	MemoryContext cxt,
 				old;
 
-	if (RelationGetNumberOfBlocks(index) != 0)
-		elog(ERROR, "index \"%s\" already contains data",
-			 RelationGetRelationName(index));
-
+	am_build_begin(index);
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "passage build",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
@@ -320,11 +314,6 @@ passage_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	bs.cap = Max((Size) maintenance_work_mem * 1024 / (2 * sizeof(PasPendingEntry)), 4096);
 	bs.items = MemoryContextAllocHuge(cxt, bs.cap * sizeof(PasPendingEntry));
 	bs.rowcxt = AllocSetContextCreate(cxt, "passage build row", ALLOCSET_DEFAULT_SIZES);
-
-	/* block 0: the metapage, filled in last */
-	metabuf = pas_new_buffer(index, MAIN_FORKNUM);
-	Assert(BufferGetBlockNumber(metabuf) == PAS_METAPAGE_BLKNO);
-	UnlockReleaseBuffer(metabuf);
 
 	reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
 									   build_callback, (void *) &bs, NULL);
@@ -360,39 +349,19 @@ passage_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		pas_out_finish(&o, &meta.runs[0]);
 	}
 
-	metabuf = ReadBuffer(index, PAS_METAPAGE_BLKNO);
-	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-	pas_init_meta_page(BufferGetPage(metabuf), &meta);
-	MarkBufferDirty(metabuf);
-	UnlockReleaseBuffer(metabuf);
-
-	if (RelationNeedsWAL(index))
-		log_newpage_range(index, MAIN_FORKNUM, 0,
-						  RelationGetNumberOfBlocks(index), true);
-
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
-
-	result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));
-	result->heap_tuples = reltuples;
-	result->index_tuples = (double) bs.rows;
-	return result;
+	return am_build_end(index, &pas_method, &meta, reltuples, (double) bs.rows);
 }
 
 void
 passage_buildempty(Relation index)
 {
-	Buffer		buf = pas_new_buffer(index, INIT_FORKNUM);
 	PasMetaData meta;
 
 	pas_empty_meta(&meta, index);
 	meta.pending.id = meta.next_id++;
-	START_CRIT_SECTION();
-	pas_init_meta_page(BufferGetPage(buf), &meta);
-	MarkBufferDirty(buf);
-	log_newpage_buffer(buf, true);
-	END_CRIT_SECTION();
-	UnlockReleaseBuffer(buf);
+	am_build_empty(index, &pas_method, &meta);
 }
 
 /* ---- insert: append the row's entries to the pending list ---- */
@@ -422,7 +391,7 @@ passage_insert(Relation index, Datum *values, bool *isnull,
 	old = MemoryContextSwitchTo(cxt);
 
 	/* the options, then the seeds without a lock held */
-	metabuf = ReadBuffer(index, PAS_METAPAGE_BLKNO);
+	metabuf = ReadBuffer(index, AM_METAPAGE_BLKNO);
 	LockBuffer(metabuf, BUFFER_LOCK_SHARE);
 	pas_check_meta(index, BufferGetPage(metabuf));
 	o = pas_meta_opts(PasPageGetMeta(BufferGetPage(metabuf)));
@@ -434,8 +403,8 @@ passage_insert(Relation index, Datum *values, bool *isnull,
 	/* one generic WAL record per page filled: the metapage, the tail, a new page */
 	do
 	{
-		Buffer		tailbuf = InvalidBuffer,
-					newbuf = InvalidBuffer;
+		Buffer		tailbuf,
+					newbuf;
 		GenericXLogState *state;
 		Page		target;
 		PasPendingEntry *end;
@@ -443,51 +412,27 @@ passage_insert(Relation index, Datum *values, bool *isnull,
 					k;
 
 		meta = PasPageGetMeta(BufferGetPage(metabuf));
-		if (meta->pending.tail != InvalidBlockNumber)
-		{
-			tailbuf = ReadBuffer(index, meta->pending.tail);
-			LockBuffer(tailbuf, BUFFER_LOCK_EXCLUSIVE);
-			if (pas_page_nentries(BufferGetPage(tailbuf), sizeof(PasPendingEntry)) >=
-				PAS_PENDING_PER_PAGE)
-				newbuf = pas_new_buffer(index, MAIN_FORKNUM);
-		}
-		else
-			newbuf = pas_new_buffer(index, MAIN_FORKNUM);
+		am_pending_lock(index, &meta->pending, sizeof(PasPendingEntry), PAS_PENDING_PER_PAGE,
+						&tailbuf, &newbuf);
 
 		state = GenericXLogStart(index);
 		meta = PasPageGetMeta(GenericXLogRegisterBuffer(state, metabuf, 0));
-		if (BufferIsValid(newbuf))
-		{
-			target = GenericXLogRegisterBuffer(state, newbuf, GENERIC_XLOG_FULL_IMAGE);
-			pas_init_page(target, PAS_PAGE_PENDING);
-			PasPageGetOpaque(target)->owner = meta->pending.id;
-			if (BufferIsValid(tailbuf))
-				PasPageGetOpaque(GenericXLogRegisterBuffer(state, tailbuf, 0))->next =
-					BufferGetBlockNumber(newbuf);
-			else
-				meta->pending.head = BufferGetBlockNumber(newbuf);
-			meta->pending.tail = BufferGetBlockNumber(newbuf);
-		}
-		else
-			target = GenericXLogRegisterBuffer(state, tailbuf, 0);
-		room = PAS_PENDING_PER_PAGE - pas_page_nentries(target, sizeof(PasPendingEntry));
+		target = am_pending_target(state, PAS_PAGE_ID, &meta->pending, tailbuf, newbuf);
+		room = PAS_PENDING_PER_PAGE - am_page_nentries(target, sizeof(PasPendingEntry));
 		k = (uint32) Min((size_t) room, n - done);
 		end = (PasPendingEntry *) ((char *) target + ((PageHeader) target)->pd_lower);
 		for (uint32 i = 0; i < k; i++)
 			pas_item_make(&end[i], &s[done + i], ht_ctid);
-		pas_page_set_end(target, end + k);
+		am_page_set_end(target, end + k);
 		meta->pending.n += k;
 		if (done == 0)
 			meta->rows++;
 		done += k;
 		GenericXLogFinish(state);
-		if (BufferIsValid(newbuf))
-			UnlockReleaseBuffer(newbuf);
-		if (BufferIsValid(tailbuf))
-			UnlockReleaseBuffer(tailbuf);
+		am_pending_unlock(tailbuf, newbuf);
 	} while (done < n);
 	meta = PasPageGetMeta(BufferGetPage(metabuf));
-	merge = meta->pending.n >= tfp_pasidx_pending_limit(pas_total_entries(meta) - meta->pending.n);
+	merge = meta->pending.n >= pas_pending_limit(meta);
 	UnlockReleaseBuffer(metabuf);
 
 	MemoryContextSwitchTo(old);
@@ -499,88 +444,6 @@ passage_insert(Relation index, Datum *values, bool *isnull,
 }
 
 /* ---- vacuum ---- */
-
-static inline void
-vacuum_ask(ItemPointer tid, uint32 k, IndexBulkDeleteCallback callback,
-		   void *cb_state, uint16 *dead, uint32 *ndead, uint64 *live)
-{
-	if (callback && callback(tid, cb_state))
-		dead[(*ndead)++] = (uint16) k;
-	else
-		(*live)++;
-}
-
-/* mark the remembered entries of the exclusively locked page dead (generic WAL) */
-static void
-vacuum_mark(Relation index, Buffer buf, bool pending, const uint16 *dead,
-			uint32 ndead, double *removed)
-{
-	GenericXLogState *state;
-	Page		wpage;
-
-	if (ndead == 0)
-		return;
-	state = GenericXLogStart(index);
-	wpage = GenericXLogRegisterBuffer(state, buf, 0);
-	for (uint32 k = 0; k < ndead; k++)
-	{
-		if (pending)
-		{
-			PasPendingEntry *e = &((PasPendingEntry *) PageGetContents(wpage))[dead[k]];
-
-			e->code[0] = 0;
-			e->code[1] &= (unsigned char) ~0x03;
-		}
-		else
-			pas_page_deadmap(wpage)[dead[k] >> 3] |= (uint8) (1 << (dead[k] & 7));
-	}
-	GenericXLogFinish(state);
-	*removed += ndead;
-}
-
-static uint64
-vacuum_chain(Relation index, const PasChain *c, IndexBulkDeleteCallback callback,
-			 void *cb_state, BufferAccessStrategy strategy, double *removed)
-{
-	BlockNumber blk = c->head;
-	uint64		live = 0;
-	uint16		dead[PAS_PENDING_PER_PAGE];
-
-	while (blk != InvalidBlockNumber)
-	{
-		Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
-		Page		page;
-		PasPendingEntry *ent;
-		uint32		n,
-					ndead = 0;
-
-		vacuum_delay_point();
-		LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		if (!pas_page_owned(page, c->id))
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("index \"%s\" has a damaged chain", RelationGetRelationName(index)),
-					 errdetail("Block %u is not a page of chain %u.", blk, c->id)));
-		ent = (PasPendingEntry *) PageGetContents(page);
-		n = pas_page_nentries(page, sizeof(PasPendingEntry));
-		for (uint32 k = 0; k < n; k++)
-		{
-			tfp_pasent	e;
-			ItemPointerData tid;
-
-			if (pas_pending_dead(&ent[k]))
-				continue;
-			pas_item_entry(&ent[k], &e);
-			ItemPointerSet(&tid, e.blk, e.off);
-			vacuum_ask(&tid, k, callback, cb_state, dead, &ndead, &live);
-		}
-		vacuum_mark(index, buf, true, dead, ndead, removed);
-		blk = PasPageGetOpaque(page)->next;
-		UnlockReleaseBuffer(buf);
-	}
-	return live;
-}
 
 /* the entry pages of a run */
 static uint64
@@ -594,8 +457,7 @@ vacuum_run(Relation index, PasDir *d, IndexBulkDeleteCallback callback,
 
 	for (uint32 pg = 0; pg < npages; pg++)
 	{
-		Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, d->blocks[pg], RBM_NORMAL,
-											 strategy);
+		Buffer		buf;
 		Page		page;
 		const uint8 *ent,
 				   *deadmap;
@@ -604,15 +466,11 @@ vacuum_run(Relation index, PasDir *d, IndexBulkDeleteCallback callback,
 					ndead = 0;
 
 		vacuum_delay_point();
-		LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+		buf = am_vacuum_read(index, d->base.blocks[pg], callback != NULL, strategy, PAS_PAGE_ID,
+							 d->base.id, "run");
 		page = BufferGetPage(buf);
-		if (!pas_page_owned(page, d->id))
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("index \"%s\" has a damaged run", RelationGetRelationName(index)),
-					 errdetail("Block %u is not a page of run %u.", BufferGetBlockNumber(buf), d->id)));
 		ent = pas_page_entries(page);
-		deadmap = pas_page_deadmap(page);
+		deadmap = am_page_deadmap(page);
 		for (uint32 e = first; e < end; e++)
 		{
 			uint32		k = e - first;
@@ -621,13 +479,13 @@ vacuum_run(Relation index, PasDir *d, IndexBulkDeleteCallback callback,
 
 			while (d->dir[b + 1] <= e)
 				b++;
-			if (pas_is_dead(deadmap, k))
+			if (am_is_dead(deadmap, k))
 				continue;
 			tfp_pasidx_get(ent + (Size) k * TFP_PASIDX_ENTRY, b, &x);
 			ItemPointerSet(&tid, x.blk, x.off);
-			vacuum_ask(&tid, k, callback, cb_state, dead, &ndead, &live);
+			am_vacuum_ask(&tid, k, callback, cb_state, dead, &ndead, &live);
 		}
-		vacuum_mark(index, buf, false, dead, ndead, removed);
+		am_vacuum_mark(index, buf, NULL, dead, ndead, removed);
 		UnlockReleaseBuffer(buf);
 	}
 	return live;
@@ -657,8 +515,10 @@ vacuum_walk(IndexVacuumInfo *info, IndexBulkDeleteCallback callback,
 		live += vacuum_run(index, d, callback, cb_state, info->strategy, removed);
 		pas_dir_release(d);
 	}
-	live += vacuum_chain(index, &meta.merging, callback, cb_state, info->strategy, removed);
-	live += vacuum_chain(index, &meta.pending, callback, cb_state, info->strategy, removed);
+	live += am_vacuum_chain(index, &pas_method, &meta.merging, callback, cb_state,
+							info->strategy, removed);
+	live += am_vacuum_chain(index, &pas_method, &meta.pending, callback, cb_state,
+							info->strategy, removed);
 	return live;
 }
 
@@ -671,9 +531,9 @@ passage_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	if (stats == NULL)
 		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
 	/* no merge may copy a page before its dead marks are set */
-	LockPage(info->index, PAS_METAPAGE_BLKNO, ExclusiveLock);
+	LockPage(info->index, AM_METAPAGE_BLKNO, ExclusiveLock);
 	vacuum_walk(info, callback, callback_state, &removed);
-	UnlockPage(info->index, PAS_METAPAGE_BLKNO, ExclusiveLock);
+	UnlockPage(info->index, AM_METAPAGE_BLKNO, ExclusiveLock);
 	stats->tuples_removed += removed;
 	stats->num_index_tuples = Max(info->num_heap_tuples, 0);
 	stats->estimated_count = info->estimated_count;
@@ -692,14 +552,14 @@ passage_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {
 	if (info->analyze_only)
 		return stats;
-	LockPage(info->index, PAS_METAPAGE_BLKNO, ExclusiveLock);
+	LockPage(info->index, AM_METAPAGE_BLKNO, ExclusiveLock);
 	pas_merge(info->index, true);
 	if (stats == NULL)
 		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
 	stats->num_index_tuples = Max(info->num_heap_tuples, 0);
 	stats->estimated_count = info->estimated_count;
-	stats->pages_free = pas_vacuum_free(info->index, info->strategy);
-	UnlockPage(info->index, PAS_METAPAGE_BLKNO, ExclusiveLock);
+	stats->pages_free = am_vacuum_free(info->index, &pas_method, info->strategy);
+	UnlockPage(info->index, AM_METAPAGE_BLKNO, ExclusiveLock);
 	stats->num_pages = RelationGetNumberOfBlocks(info->index);
 	return stats;
 }

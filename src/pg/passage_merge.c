@@ -19,20 +19,27 @@
  *   4. gives the inputs' pages to the free space map.
  * The safety of page reuse is the hamming method's (hamming_merge.c): every
  * page names its owner, ids are never reused within a build, and readers
- * check the owner under the page's lock and start again when it changed.
+ * check the owner under the page's lock and start again when it changed;
+ * the pages are written and freed by the same code (am_pages.c).
  */
 #include "postgres.h"
 
 #include "access/generic_xlog.h"
-#include "commands/vacuum.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
-#include "storage/indexfsm.h"
-#include "storage/lmgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "passage_am.h"
+
+/* the pending entries that make an insert merge (AmMethod.pending_limit) */
+uint64
+pas_pending_limit(const void *meta)
+{
+	const PasMetaData *m = meta;
+
+	return tfp_pasidx_pending_limit(pas_total_entries(m) - m->pending.n);
+}
 
 /* the live entries of a run, in order */
 typedef struct RunReader
@@ -60,24 +67,14 @@ reader_next(RunReader *r)
 
 		if (pg != r->loaded)
 		{
-			Buffer		buf = pas_read_entry_page(r->index, r->d, pg);
-
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			if (!pas_page_owned(BufferGetPage(buf), r->d->id))
-				ereport(ERROR,
-						(errcode(ERRCODE_INDEX_CORRUPTED),
-						 errmsg("index \"%s\" has a damaged run",
-								RelationGetRelationName(r->index)),
-						 errdetail("Block %u is not a page of run %u.",
-								   BufferGetBlockNumber(buf), r->d->id)));
-			memcpy(r->page.data, BufferGetPage(buf), BLCKSZ);
-			UnlockReleaseBuffer(buf);
+			am_copy_owned_page(r->index, pas_read_entry_page(r->index, r->d, pg),
+							   PAS_PAGE_ID, r->d->base.id, r->page.data);
 			r->loaded = pg;
 			CHECK_FOR_INTERRUPTS();
 		}
 		while (r->d->dir[r->b + 1] <= e)
 			r->b++;
-		if (pas_is_dead(pas_page_deadmap(page), k))
+		if (am_is_dead(am_page_deadmap(page), k))
 			continue;
 		memcpy(r->cur.code, pas_page_entries(page) + (Size) k * TFP_PASIDX_ENTRY,
 			   TFP_PASIDX_ENTRY);
@@ -90,7 +87,7 @@ reader_next(RunReader *r)
 
 /* the live entries of a chain */
 static PasPendingEntry *
-read_chain(Relation index, const PasChain *c, Size *n)
+read_chain(Relation index, const AmChain *c, Size *n)
 {
 	BlockNumber blk = c->head;
 	Size		cap = Max(c->n, 1);
@@ -106,14 +103,10 @@ read_chain(Relation index, const PasChain *c, Size *n)
 		uint32		cnt;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		am_check_owned(index, buf, PAS_PAGE_ID, c->id, "chain");
 		page = BufferGetPage(buf);
-		if (!pas_page_owned(page, c->id))
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("index \"%s\" has a damaged chain", RelationGetRelationName(index)),
-					 errdetail("Block %u is not a page of chain %u.", blk, c->id)));
 		ent = (PasPendingEntry *) PageGetContents(page);
-		cnt = pas_page_nentries(page, sizeof(PasPendingEntry));
+		cnt = am_page_nentries(page, sizeof(PasPendingEntry));
 		for (uint32 k = 0; k < cnt; k++)
 		{
 			if (pas_pending_dead(&ent[k]))
@@ -125,7 +118,7 @@ read_chain(Relation index, const PasChain *c, Size *n)
 			}
 			items[(*n)++] = ent[k];
 		}
-		blk = PasPageGetOpaque(page)->next;
+		blk = AmPageGetOpaque(page)->next;
 		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -169,37 +162,9 @@ pas_merge(Relation index, bool vacuum)
 	MemoryContext cxt,
 				old;
 
-	if (!vacuum && !ConditionalLockPage(index, PAS_METAPAGE_BLKNO, ExclusiveLock))
-		return false;
-
 	/* 1. seal the pending list, reserve the run's id */
-	metabuf = ReadBuffer(index, PAS_METAPAGE_BLKNO);
-	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-	pas_check_meta(index, BufferGetPage(metabuf));
-	mp = PasPageGetMeta(BufferGetPage(metabuf));
-	if (mp->merging.head == InvalidBlockNumber &&
-		(mp->pending.n == 0 ||
-		 (!vacuum && mp->pending.n < tfp_pasidx_pending_limit(pas_total_entries(mp) - mp->pending.n))))
-	{
-		UnlockReleaseBuffer(metabuf);
-		if (!vacuum)
-			UnlockPage(index, PAS_METAPAGE_BLKNO, ExclusiveLock);
+	if (!am_merge_begin(index, &pas_method, vacuum, &m, &out_id))
 		return false;
-	}
-	state = GenericXLogStart(index);
-	mp = PasPageGetMeta(GenericXLogRegisterBuffer(state, metabuf, 0));
-	if (mp->merging.head == InvalidBlockNumber)
-	{
-		mp->merging = mp->pending;
-		mp->pending.head = mp->pending.tail = InvalidBlockNumber;
-		mp->pending.n = 0;
-		mp->pending.id = mp->next_id++;
-	}
-	out_id = mp->next_id++;
-	memcpy(&m, mp, sizeof(m));
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(metabuf);
-
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "passage merge", ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
 
@@ -257,19 +222,11 @@ pas_merge(Relation index, bool vacuum)
 	pas_out_finish(&o, &run);
 
 	/* 3. publish */
-	metabuf = ReadBuffer(index, PAS_METAPAGE_BLKNO);
-	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-	state = GenericXLogStart(index);
-	mp = PasPageGetMeta(GenericXLogRegisterBuffer(state, metabuf, 0));
+	mp = am_merge_publish_begin(index, &state, &metabuf);
 	mp->nruns -= (uint32) take;
 	mp->runs[mp->nruns++] = run;
 	qsort(mp->runs, mp->nruns, sizeof(PasRun), cmp_run_size);
-	mp->merging.head = mp->merging.tail = InvalidBlockNumber;
-	mp->merging.n = 0;
-	mp->merging.id = 0;
-	mp->merges++;
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(metabuf);
+	am_merge_publish_end(&pas_method, mp, state, metabuf);
 
 	/* 4. the inputs' pages are free */
 	for (int i = 0; i < take; i++)
@@ -277,56 +234,9 @@ pas_merge(Relation index, bool vacuum)
 		pas_free_run(index, in[i], &m.runs[m.nruns - 1 - i]);
 		pas_dir_release(in[i]);
 	}
-	pas_free_chain(index, &m.merging);
-	IndexFreeSpaceMapVacuum(index);
+	am_merge_end(index, &pas_method, &m, vacuum);
 
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
-	if (!vacuum)
-		UnlockPage(index, PAS_METAPAGE_BLKNO, ExclusiveLock);
 	return true;
-}
-
-/*
- * VACUUM's sweep: every page that no structure of the metapage owns goes
- * to the free space map (pages of runs whose merge crashed, and pages
- * whose record in the map a crash lost).  The caller holds the merge lock.
- * New (all-zero) pages are left alone: an insert may have just extended
- * the index with one.
- */
-BlockNumber
-pas_vacuum_free(Relation index, BufferAccessStrategy strategy)
-{
-	PasMetaData m;
-	BlockNumber nblocks = RelationGetNumberOfBlocks(index),
-				nfree = 0;
-
-	pas_read_meta(index, &m);
-	for (BlockNumber blk = PAS_METAPAGE_BLKNO + 1; blk < nblocks; blk++)
-	{
-		Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
-		Page		page;
-		bool		free = false;
-
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		if (!PageIsNew(page))
-		{
-			PasPageOpaqueData *op = PasPageGetOpaque(page);
-
-			free = op->page_id == PAS_PAGE_ID && !(op->flags & PAS_PAGE_META) &&
-				op->owner != m.pending.id && op->owner != m.merging.id;
-			for (uint32 r = 0; free && r < m.nruns; r++)
-				free = op->owner != m.runs[r].id;
-		}
-		UnlockReleaseBuffer(buf);
-		if (free)
-		{
-			RecordFreeIndexPage(index, blk);
-			nfree++;
-		}
-		vacuum_delay_point();
-	}
-	IndexFreeSpaceMapVacuum(index);
-	return nfree;
 }

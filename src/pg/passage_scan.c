@@ -62,12 +62,12 @@ reader_page(Reader *r, uint64 e, const uint8 **deadmap)
 		r->buf = pas_read_entry_page(r->index, r->d, pg);
 		LockBuffer(r->buf, BUFFER_LOCK_SHARE);
 		r->pg = pg;
-		if (!pas_page_owned(BufferGetPage(r->buf), r->d->id))
+		if (!pas_page_owned(BufferGetPage(r->buf), r->d->base.id))
 			r->stale = true;
 	}
 	page = BufferGetPage(r->buf);
 	if (deadmap)
-		*deadmap = pas_page_deadmap(page);
+		*deadmap = am_page_deadmap(page);
 	return pas_page_entries(page) + (Size) (e % PAS_ENTRIES_PER_PAGE) * TFP_PASIDX_ENTRY;
 }
 
@@ -152,7 +152,7 @@ cmp_qkey(const void *a, const void *b)
 
 /* the pending or sealed list: pass 1 counts, pass 2 matches; false if stale */
 static bool
-scan_chain(Relation index, const PasChain *c, const tfp_pseed *q, const uint32 *order,
+scan_chain(Relation index, const AmChain *c, const tfp_pseed *q, const uint32 *order,
 		   const QKey *keys, uint32 nkeys, uint32 *kdf, const bool *skip, PasLookup *out,
 		   bool pass2)
 {
@@ -173,7 +173,7 @@ scan_chain(Relation index, const PasChain *c, const tfp_pseed *q, const uint32 *
 			return false;
 		}
 		ent = (PasPendingEntry *) PageGetContents(page);
-		cnt = pas_page_nentries(page, sizeof(PasPendingEntry));
+		cnt = am_page_nentries(page, sizeof(PasPendingEntry));
 		for (uint32 k = 0; k < cnt; k++)
 		{
 			tfp_pasent	e;
@@ -192,7 +192,7 @@ scan_chain(Relation index, const PasChain *c, const tfp_pseed *q, const uint32 *
 			else if (!skip[hit - keys])
 				match_entry(out, q, order, hit, &e);
 		}
-		blk = PasPageGetOpaque(page)->next;
+		blk = AmPageGetOpaque(page)->next;
 		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -277,7 +277,7 @@ lookup_once(Relation index, const tfp_pseed *q, size_t nq, uint32 max_docs,
 				const uint8 *code = reader_page(&rd, e, &deadmap);
 				tfp_pasent	x;
 
-				if (rd.stale || pas_is_dead(deadmap, (uint32) (e % PAS_ENTRIES_PER_PAGE)))
+				if (rd.stale || am_is_dead(deadmap, (uint32) (e % PAS_ENTRIES_PER_PAGE)))
 					continue;
 				tfp_pasidx_get(code, tfp_pasidx_bucket(keys[i].key), &x);
 				match_entry(out, q, order, &keys[i], &x);
