@@ -6,7 +6,12 @@
 #   test/run-tests.sh           everything, on a throwaway cluster (see README)
 
 EXTENSION   = textfp
+# The version in development or, once released, the last release; kept in
+# step with textfp.control, META.json, debian/changelog and CHANGELOG.md by
+# tools/check_release.sh (make release-check, run by test/run-tests.sh).
 EXTVERSION  = 1.2
+# the release before it, from which an update script leads to EXTVERSION
+PREVVERSION = 1.1
 
 MODULE_big  = textfp
 # Sources in two wings (src/README.md):
@@ -23,25 +28,31 @@ OBJS        = $(patsubst %.c,%.o,$(CORE_SRCS) $(PG_SRCS))
 
 # The install script is assembled from the fragments in src/sql/ (one per
 # concern, applied in file-name order).  upgrade/ holds what released
-# versions shipped, frozen: the install script of every earlier version and
-# the update scripts between them (textfp--1.0--1.1.sql).  The update to the
-# version in development is its hand-written head (what it drops or changes
-# of the last release) followed by the fragments of the objects it
-# redefines and of the objects it adds (1.2: 64b and 65b redefined, those
-# numbered 80 and up new).  Every path is tested by test/t/100_upgrade.pl.
+# versions shipped, frozen: the install script of every release and the
+# update scripts between them (textfp--1.0--1.1.sql, ...).  The update from
+# PREVVERSION to EXTVERSION is its hand-written head (what it drops or
+# changes of the release before) followed by the fragments of the objects it
+# redefines and of those it adds (1.2: 64b and 65b redefined, those
+# numbered 80 and up new).  Once EXTVERSION is released, upgrade/ holds
+# frozen copies of both built scripts, and tools/check_release.sh fails if
+# the fragments no longer make exactly those bytes: a change of SQL objects
+# after a release is a new version.  Every path is tested by
+# test/t/100_upgrade.pl.
 FRAGMENTS     = $(sort $(wildcard src/sql/*.sql))
-FRAGMENTS_1_2 = src/sql/64b_check_arrivals.sql src/sql/65b_report.sql \
+FRAGMENTS_NEW = src/sql/64b_check_arrivals.sql src/sql/65b_report.sql \
 				$(sort $(wildcard src/sql/[8-9]*.sql))
-DATA_built  = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--1.1--1.2.sql
-DATA        = upgrade/$(EXTENSION)--1.0.sql upgrade/$(EXTENSION)--1.1.sql \
-			  upgrade/$(EXTENSION)--1.0--1.1.sql
+UPDATE_SQL  = $(EXTENSION)--$(PREVVERSION)--$(EXTVERSION).sql
+DATA_built  = $(EXTENSION)--$(EXTVERSION).sql $(UPDATE_SQL)
+# every frozen script but the two the fragments build
+DATA        = $(filter-out upgrade/$(EXTENSION)--$(EXTVERSION).sql upgrade/$(UPDATE_SQL), \
+				$(filter-out %.head.sql,$(sort $(wildcard upgrade/$(EXTENSION)--*.sql))))
 
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/core/generated -I$(srcdir)/src/pg
 SHLIB_LINK += -lxxhash
-EXTRA_CLEAN = test/unit/*.bin test/unit/*.san test/unit/*.a test/unit/obj src/core/.core-check
+EXTRA_CLEAN = $(EXTENSION)-*.tar.gz $(EXTENSION)-*.zip test/unit/*.bin test/unit/*.san test/unit/*.a test/unit/obj src/core/.core-check
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -66,8 +77,20 @@ $(shlib): src/core/.core-check
 $(EXTENSION)--$(EXTVERSION).sql: $(FRAGMENTS)
 	cat $^ > $@
 
-$(EXTENSION)--1.1--1.2.sql: upgrade/$(EXTENSION)--1.1--1.2.head.sql $(FRAGMENTS_1_2)
+$(UPDATE_SQL): upgrade/$(EXTENSION)--$(PREVVERSION)--$(EXTVERSION).head.sql $(FRAGMENTS_NEW)
 	cat $^ > $@
+
+# The versions in step, every release frozen, and no change of SQL objects
+# since the last release without a new version (tools/check_release.sh).
+release-check: $(DATA_built)
+	@$(srcdir)/tools/check_release.sh
+
+# A versioned source archive of the committed tree (PGXN, packaging):
+# textfp-1.2.0.zip and .tar.gz, holding textfp-1.2.0/ (META.json's version).
+DISTVERSION = $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' $(srcdir)/META.json | head -n 1)
+dist:
+	git -C $(srcdir) archive --format=tar.gz --prefix=$(EXTENSION)-$(DISTVERSION)/ -o $(abspath $(EXTENSION)-$(DISTVERSION).tar.gz) HEAD
+	git -C $(srcdir) archive --format=zip --prefix=$(EXTENSION)-$(DISTVERSION)/ -o $(abspath $(EXTENSION)-$(DISTVERSION).zip) HEAD
 
 # C unit tests of the PostgreSQL-free core (src/core/): each test/unit/*.c
 # links against the core only and prints TAP-style "ok"/"not ok" lines.  The
@@ -109,4 +132,4 @@ test/unit/%.san: test/unit/%.c test/unit/libcore-san.a $(UNIT_DEPS)
 unitcheck-san: $(UNIT_SANS)
 	@set -e; for t in $(UNIT_SANS); do echo "# $$t"; ASAN_OPTIONS=detect_leaks=0 ./$$t; done
 
-.PHONY: unitcheck unitcheck-san core-check
+.PHONY: unitcheck unitcheck-san core-check release-check dist

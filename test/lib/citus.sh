@@ -9,10 +9,10 @@
 # CITUS_CONF: more postgresql.conf lines for every node; TEXTFP_CITUS_WORKDIR:
 # another work directory for the build.  The nodes stop on exit.
 # build.sh's stamp names its own path: the copy test/run-tests.sh keeps at a
-# fixed path (TFP_CITUS_SRC), when it holds the same files, reuses the build
-# of the TAP tests rather than rebuilding it (as another user, in the same
-# work directory)
-CITUS_SRC=${TFP_CITUS_SRC:-/var/tmp/textfp-citus-src}
+# fixed path per OS user (TFP_CITUS_SRC), when it holds the same files, is
+# used, so that a build in this user's work directory (one per user: never
+# one another user made) is reused from one run to the next
+CITUS_SRC=${TFP_CITUS_SRC:-/var/tmp/textfp-citus-src-$(id -un)}
 if [ -z "${TEXTFP_CITUS_BUILD:-}" ] && [ -x "$CITUS_SRC/build.sh" ] &&
     cmp -s "$CITUS_SRC/citus-13.2.2.tar.gz" "$TFP_ROOT/../shared/citus/citus-13.2.2.tar.gz" &&
     cmp -s "$CITUS_SRC/pg-minor-compat.patch" "$TFP_ROOT/../shared/citus/pg-minor-compat.patch"; then
@@ -39,7 +39,7 @@ tfp_citus_cluster() {
     major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
     start=$(date +%s)
     "$CITUS_BUILD" --pg-config "$PG_CONFIG" --destdir "$TFP_INST" \
-        --workdir "${TEXTFP_CITUS_WORKDIR:-/tmp/textfp-citus-$major}" || return 1
+        --workdir "${TEXTFP_CITUS_WORKDIR:-/tmp/textfp-citus-$major-$(id -un)}" || return 1
     tfp_log "citus ready in $(( $(date +%s) - start )) s"
     conf="shared_preload_libraries = 'citus'
 listen_addresses = '127.0.0.1'

@@ -20,7 +20,8 @@ my $src = $ENV{TEXTFP_SRCDIR} or die "TEXTFP_SRCDIR is not set";
 # were made by exactly these bytes, and an update path is only tested for
 # them.  Releasing a version adds its line (sha256 of upgrade/textfp--V.sql).
 my %frozen = ('1.0' => 'b3b64ca0dd9335e5ae1ca47d4748c3059c23331696dea9ba4b4ef5c74c545268',
-	'1.1' => '79f0083743a494a9f22d116796e0b432cbfd3897d7fe65446bc6d7b8bef3585f');
+	'1.1' => '79f0083743a494a9f22d116796e0b432cbfd3897d7fe65446bc6d7b8bef3585f',
+	'1.2' => 'caf58679176e4045c8f8223265c0fac8008f4b368367214b2ecc01fc5f25c897');
 
 my $node = PostgreSQL::Test::Cluster->new('upgrade');
 $node->init;
@@ -338,6 +339,23 @@ for my $v (@old)
 			or diag("differ or empty: @$bad3");
 	}
 }
+
+# A development build of 1.1 (one that lacks objects of the released 1.1,
+# made here by taking one away) is not updated into a 1.2 that silently
+# misses them: the update refuses, names what is missing and the way out,
+# and leaves the database at 1.1.
+$node->safe_psql('postgres', 'CREATE DATABASE early_1_1');
+$node->safe_psql('early_1_1', q{CREATE EXTENSION textfp VERSION '1.1';
+	ALTER EXTENSION textfp DROP FUNCTION textfp_duplicates_by_day(regclass, text, regclass, name, name);
+	DROP FUNCTION textfp_duplicates_by_day(regclass, text, regclass, name, name)});
+my ($urc, $uout, $uerr) = $node->psql('early_1_1', q{\set VERBOSITY verbose
+ALTER EXTENSION textfp UPDATE});
+like($uerr, qr/55000: this database has a development build of textfp 1\.1 that lacks 1 objects of the released 1\.1/,
+	'an early 1.1 is refused by the update, with SQLSTATE 55000');
+like($uerr, qr/DETAIL:  Missing: textfp_duplicates_by_day\./, '... naming what it lacks');
+like($uerr, qr/HINT:  Dump the database with pg_dump/, '... and the way out');
+is($node->safe_psql('early_1_1', q{SELECT extversion FROM pg_extension WHERE extname = 'textfp'}), '1.1',
+	'... and the database stays at 1.1');
 
 $node->stop;
 done_testing();

@@ -62,7 +62,10 @@ sub citus_cluster
 		make_path("$inst$rel");
 		system('cp', '-a', "$d/.", "$inst$rel/") == 0 or die "cannot copy $d";
 	}
-	my $workdir = $ENV{TEXTFP_CITUS_WORKDIR} // "/tmp/textfp-citus-$major";
+	# a work directory per OS user: one another user made (a benchmark run
+	# as root, say) is never written into, so never a reason to skip
+	my $user = getpwuid($<) // $<;
+	my $workdir = $ENV{TEXTFP_CITUS_WORKDIR} // "/tmp/textfp-citus-$major-$user";
 	my $t0 = time;
 	# one build at a time per work directory: the TAP files that use Citus
 	# may run at once (prove -j), and the first builds while the others
