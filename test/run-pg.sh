@@ -113,7 +113,8 @@ while IFS= read -r pat; do
     case $pat in /*) excl+=("--exclude=.$pat") ;; *) excl+=("--exclude=$pat") ;; esac
 done < "$src/.gitignore"
 tar -C "$src" "${excl[@]}" -cf - . | tar -C "$root/work/main" -xf -
-[ -d "$src/../shared" ] && cp -a "$src/../shared" "$root/work/shared"
+# (-L: ../shared may be a symbolic link, whose target the root does not have)
+[ -d "$src/../shared" ] && cp -aL "$src/../shared" "$root/work/shared"
 mount_root
 # the cached Citus build belongs to the root's postgres user (its uid may
 # differ from one root to the next)

@@ -13,17 +13,19 @@
 #   --full (what CI runs): also the unit tests under ASan + UBSan, every TAP
 #     test (sqlsmith, limits, logical replication, postgres_fdw, pg_cron, the
 #     report in Chromium, the SQL sweep ...; 2 files at a time from
-#     PostgreSQL 15 on), and, as root on PostgreSQL 15, the same on
-#     PostgreSQL 13 and 17 (test/run-pg.sh, without the sanitizer builds and
-#     the stress tests $TAP_STRESS), in the background beside 15.
+#     PostgreSQL 15 on), the Debian package (test/package.sh), and, as root
+#     on PostgreSQL 15, pg_regress and TAP on PostgreSQL 13 and 17
+#     (test/run-pg.sh; not the unit tests, whose C core is the same on every
+#     version, nor the stress tests $TAP_STRESS, Citus and Chromium), in
+#     the background beside 15.  A skipped part of it fails the run.
 #   --no-san, --no-stress, --no-other-versions: leave those parts out of --full.
 #   Env: TEXTFP_SKIP_TAP=1, TEXTFP_KEEP_TMP=1, TFP_REGRESS_JOBS (streams of
 #   pg_regress, default the cores, at most 4), TFP_TAP_PARALLEL=0 (TAP after
 #   pg_regress, not beside it), TFP_TAP_JOBS (TAP files at a time),
 #   TFP_OTHER_VERSIONS (--full: default "13 17"; empty: PostgreSQL 15
-#   only), TFP_OTHER_ARGS (what they run, default "--full --no-san
-#   --no-stress --no-other-versions"), and the settings listed in
-#   test/lib/common.sh.
+#   only), TFP_OTHER_ARGS (what they run, default "--full --no-stress
+#   regress tap"), TFP_PACKAGE=0 (--full without the package), and the
+#   settings listed in test/lib/common.sh.
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh
@@ -430,14 +432,14 @@ regress_weight() {
 # Citus for test/t/140_citus.pl: ../shared/citus (source, patch, build.sh)
 # copied to a fixed path readable by the server's OS user, so that build.sh
 # (whose stamp names its own path) reuses a finished build from one run to
-# the next.  On the versions Citus 13.2 builds for (15 to 17: in CI 15 on
-# the host and 17 in its Debian 13 root, whose build test/run-pg.sh keeps
-# in a cache directory of the host), or wherever TEXTFP_CITUS=1.
+# the next.  On PostgreSQL 15 (in CI: on the host), or wherever
+# TEXTFP_CITUS=1 (16 and 17: TEXTFP_CITUS=1 test/run-pg.sh 17 ..., whose
+# Citus build test/run-pg.sh keeps in a cache directory of the host).
 TFP_CITUS_SRC=${TFP_CITUS_SRC:-/var/tmp/textfp-citus-src-$(id -un)}
 citus_source() {
     local from=$TFP_ROOT/../shared/citus f
     [ -x "$from/build.sh" ] || return 1
-    { [ "$TFP_PG_MAJOR" -ge 15 ] && [ "$TFP_PG_MAJOR" -le 17 ]; } || [ "${TEXTFP_CITUS:-}" = 1 ] || return 1
+    [ "$TFP_PG_MAJOR" = 15 ] || [ "${TEXTFP_CITUS:-}" = 1 ] || return 1
     mkdir -p "$TFP_CITUS_SRC" || return 1
     for f in "$from"/*; do
         cmp -s "$f" "$TFP_CITUS_SRC/${f##*/}" || cp "$f" "$TFP_CITUS_SRC/" || return 1
@@ -460,6 +462,12 @@ run_tap() {
         if [ "$TFP_PG_MAJOR" != 15 ] && [ "${TFP_CHROMIUM:-}" != 1 ]; then
             files=("${files[@]/test\/t\/090_report_render.pl}")
             note tap "090_report_render runs on PostgreSQL 15 (or with TFP_CHROMIUM=1)"
+        fi
+        # so are the Citus tests (140-149), whose Citus build is the
+        # costliest step of CI; on 16 and 17 with TEXTFP_CITUS=1
+        if [ "$TFP_PG_MAJOR" != 15 ] && [ "${TEXTFP_CITUS:-}" != 1 ]; then
+            mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -v '^test/t/14[0-9]_citus')
+            note tap "140-143 (Citus) run on PostgreSQL 15 (or with TEXTFP_CITUS=1)"
         fi
     else
         for v in $TAP_DEFAULT; do files+=("test/t/$v.pl"); done
@@ -544,11 +552,12 @@ run_tap() {
 # --full as root on PostgreSQL 15: the suites on 13 and 17 as well, each in a
 # throwaway root of the Debian release that ships it (test/run-pg.sh), in the
 # background beside 15: the root is made (debootstrap and package downloads:
-# network-bound), then its tests run (--full --no-san: the sanitizer builds
-# run on 15 only).  A root that cannot be made here (run-pg.sh exit 3) is
-# reported and skipped; failing tests fail.
+# network-bound), then its tests run ($OTHER_ARGS: pg_regress and TAP; the
+# unit tests and sanitizer builds run on 15 only).  A root that cannot be
+# made here (run-pg.sh exit 3) fails the run with the reason (--full
+# promised it); failing tests fail.
 OTHER_DIR=''
-OTHER_ARGS=${TFP_OTHER_ARGS:---full --no-san --no-stress --no-other-versions}
+OTHER_ARGS=${TFP_OTHER_ARGS:---full --no-stress regress tap}
 start_other_versions() {
     [ -n "$OTHER_VERSIONS" ] || return 0
     OTHER_DIR=$(mktemp -d /tmp/textfp-roots.XXXXXX) || { broke other "cannot create a temporary directory"; OTHER_VERSIONS=''; return; }

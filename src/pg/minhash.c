@@ -33,7 +33,8 @@ textfp_minhash_init(void)
 							 &textfp_minhash_threshold,
 							 0.5, 0.0, 1.0,
 							 PGC_USERSET, 0,
-							 NULL, NULL, NULL);
+							 NULL, textfp_minhash_threshold_assign, NULL);
+	textfp_minhash_citus_init();
 }
 
 static MinHash *

@@ -39,6 +39,10 @@ typedef struct MinHash
 /* textfp.minhash_threshold */
 extern double textfp_minhash_threshold;
 
+/* minhash_citus.c: the setting on Citus (refuse what it would not reach) */
+extern void textfp_minhash_threshold_assign(double newval, void *extra);
+extern void textfp_minhash_citus_init(void);
+
 /*
  * The signature and threshold of a minhash_query composite (minhash_query.c);
  * false when its signature is NULL.
