@@ -15,7 +15,7 @@ SET search_path = passage_t, public;
 SELECT p.oid::regprocedure AS function, provolatile, proisstrict, proparallel
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'
-WHERE proname ~ '^passage_(fp|query|text_match|fingerprint)' ORDER BY 1::text;
+WHERE proname ~ '^passage_(fp|query|text_match|fingerprint)' ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- golden values: the whole fingerprint of every golden text, as its md5
 -- (and a few in full below), pinned forever

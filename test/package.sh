@@ -125,7 +125,8 @@ mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" && mount --rbi
     { echo "package.sh: cannot mount /proc, /dev, /sys in the root" >&2; echo "$passed passed, $failed failed"; exit 3; }
 mkdir -p "$root/work"
 cp "${debs[@]}" "$root/work/"
-tar -C "$src" "${excl[@]}" -cf - . | tar -C "$root/work" --one-top-level=src -xf -
+mkdir -p "$root/work/src"
+tar -C "$src" "${excl[@]}" -cf - . | tar -C "$root/work/src" -xf -
 # the autopkgtest's own dependencies (debian/tests/control), but for "@"
 tdeps=$(sed -n '/^Depends:/,/^[A-Z]/p' "$src/debian/tests/control" | sed '1s/^Depends://; /^[A-Z]/d' |
         tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^@$' | grep . | tr '\n' ' ')

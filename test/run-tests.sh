@@ -135,6 +135,9 @@ finish() {
     if [ -z "${DONE:-}" ]; then
         FAILED=$((FAILED + 1)); note "harness" "BROKEN: exited early (status $rc)"
     fi
+    if [ -n "${PACKAGE_LOG:-}" ]; then
+        kill "$PACKAGE_PID" 2>/dev/null; wait "$PACKAGE_PID" 2>/dev/null; rm -f "$PACKAGE_LOG" "$PACKAGE_LOG.rc"
+    fi
     if [ -n "$OTHER_DIR" ]; then
         # interrupted or broke before collecting: stop the other versions
         kill $(jobs -p) 2>/dev/null; wait; unmount_other_roots
@@ -628,6 +631,47 @@ collect_other_versions() {
     OTHER_DIR=''
 }
 
+# ------------------------------------------------------------ the package
+# --full as root (on PostgreSQL 15, not asked otherwise by TFP_PACKAGE=0):
+# test/package.sh in the background: the Debian package built, linted,
+# installed in a clean Debian 12 root and tested there (its build tools
+# join this run's own apt-get, so that the two never hold dpkg's lock at
+# once).  A root that cannot be made (exit 3) fails the run too.
+PACKAGE=''
+if [ -n "$FULL" ] && [ ${#args[@]} -eq 0 ] && [ "$TFP_PG_MAJOR" = 15 ] && tfp_is_root &&
+    [ "${TFP_PACKAGE:-1}" != 0 ]; then
+    PACKAGE=1
+    TFP_EXTRA_PACKAGES="${TFP_EXTRA_PACKAGES:-} debhelper postgresql-server-dev-all lintian fakeroot dpkg-dev debootstrap"
+fi
+PACKAGE_LOG=''
+start_package() {
+    [ -n "$PACKAGE" ] || return 0
+    PACKAGE_LOG=$(mktemp /tmp/textfp-package-log.XXXXXX)
+    tfp_log "package: test/package.sh, in the background"
+    { "$TFP_ROOT/test/package.sh" >"$PACKAGE_LOG" 2>&1; echo "$?" >"$PACKAGE_LOG.rc"; } </dev/null 3>&- 4>&- &
+    PACKAGE_PID=$!
+}
+collect_package() {
+    [ -n "$PACKAGE_LOG" ] || return 0
+    local rc last p=0 f=0
+    wait "$PACKAGE_PID"
+    echo "== the Debian package (test/package.sh)"
+    cat "$PACKAGE_LOG"
+    rc=$(cat "$PACKAGE_LOG.rc" 2>/dev/null || echo 1)
+    last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$PACKAGE_LOG" | tail -1)
+    if [ -n "$last" ]; then p=${last%% passed*}; f=${last#*passed, }; f=${f%% failed*}; fi
+    if [ "$rc" = 3 ]; then
+        skipped package "the Debian package's clean root" "$(grep '^package.sh:' "$PACKAGE_LOG" | tail -1)"
+    elif [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+        f=1
+    fi
+    [ "$f" != 0 ] && grep '^not ok' "$PACKAGE_LOG" | fail_digest package
+    PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+    note package "$p passed, $f failed (test/package.sh)"
+    rm -f "$PACKAGE_LOG" "$PACKAGE_LOG.rc"
+    PACKAGE_LOG=''
+}
+
 # ------------------------------------------------------------ main
 main() {
     # pg_cron (080) and Chromium (090) serve TAP tests of --full only
@@ -637,6 +681,7 @@ main() {
     [ -n "$FULL" ] || TFP_OPTIONAL_PACKAGES=''
     start_other_versions
     tfp_install_deps || { broke deps "missing dependencies"; return; }
+    start_package
     local built=1
     tfp_build || { built=; broke build "make failed"; }
     tfp_make_tmp || { broke setup "cannot create a temporary directory"; return; }
@@ -705,6 +750,7 @@ bg_collect() { # name
 }
 
 main
+collect_package
 collect_other_versions
 DONE=1
 exit 0
