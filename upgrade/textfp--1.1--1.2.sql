@@ -61,22 +61,29 @@ DECLARE
 		textfp_verify_pairs_by}';
 	want_types text[] := '{imatch_lexicon, minhash, minhash_query, pinyin_dna_query, set_jaccard_query,
 		set_overlap_query, simhash64, simhash64_ball, simhash64_gkey, textfp_boilerplate}';
-	ext oid := (SELECT oid FROM pg_extension WHERE extname = 'textfp');
+	ext oid := (SELECT e.oid FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'textfp');
 	missing text[];
+	detail text;
 BEGIN
-	SELECT array_agg(w ORDER BY w) INTO missing FROM (
-		SELECT w FROM unnest(want_routines) w
-		WHERE NOT EXISTS (SELECT FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
-			WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e' AND d.refobjid = ext AND p.proname = w)
+	SELECT pg_catalog.array_agg(w ORDER BY w) INTO missing FROM (
+		SELECT w FROM pg_catalog.unnest(want_routines) w
+		WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) d.objid
+			WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+			  AND d.deptype OPERATOR(pg_catalog.=) 'e' AND d.refobjid OPERATOR(pg_catalog.=) ext
+			  AND p.proname OPERATOR(pg_catalog.=) w)
 		UNION ALL
-		SELECT 'type ' || w FROM unnest(want_types) w
-		WHERE NOT EXISTS (SELECT FROM pg_depend d JOIN pg_type t ON t.oid = d.objid
-			WHERE d.classid = 'pg_type'::regclass AND d.deptype = 'e' AND d.refobjid = ext AND t.typname = w)) m;
+		SELECT 'type ' OPERATOR(pg_catalog.||) w FROM pg_catalog.unnest(want_types) w
+		WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) d.objid
+			WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_type'::pg_catalog.regclass
+			  AND d.deptype OPERATOR(pg_catalog.=) 'e' AND d.refobjid OPERATOR(pg_catalog.=) ext
+			  AND t.typname OPERATOR(pg_catalog.=) w)) m;
 	IF missing IS NOT NULL THEN
-		RAISE EXCEPTION 'this database has a development build of textfp 1.1 that lacks % objects of the released 1.1', cardinality(missing)
+		detail := 'Missing: ' OPERATOR(pg_catalog.||) pg_catalog.array_to_string(missing[1:12], ', ')
+			OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.cardinality(missing) OPERATOR(pg_catalog.>) 12 THEN ', ...' ELSE '' END
+			OPERATOR(pg_catalog.||) '.';
+		RAISE EXCEPTION 'this database has a development build of textfp 1.1 that lacks % objects of the released 1.1', pg_catalog.cardinality(missing)
 			USING ERRCODE = 'object_not_in_prerequisite_state',
-				  DETAIL = 'Missing: ' || array_to_string(missing[1:12], ', ')
-					|| CASE WHEN cardinality(missing) > 12 THEN ', ...' ELSE '' END || '.',
+				  DETAIL = detail,
 				  HINT = 'Dump the database with pg_dump and restore it where textfp 1.2 is installed '
 					'(the restore creates the extension at 1.2 whole), or drop the extension with its '
 					'dependent objects and create it again.';

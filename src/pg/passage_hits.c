@@ -310,13 +310,23 @@ src_hits_scan(SrcHits *h, int leaf, SrcLeaf *l, SrcQuery *q)
 /* ---- candidates ---- */
 
 static SrcHits *sort_hits;
+static uint32 sort_ticks;
 
+/*
+ * The order of the hits by row.  A query of tens of kilobytes against many
+ * rows that share it has millions of hits, whose sort takes a second of CPU:
+ * the comparison checks for interrupts every 2^20 calls (pg_qsort sorts in
+ * place, so leaving it by an error leaks nothing).
+ */
 static int
 cmp_hit_row(const void *a, const void *b)
 {
 	Size		x = *(const Size *) a,
 				y = *(const Size *) b;
 	int			c;
+
+	if ((++sort_ticks & ((1u << 20) - 1)) == 0)
+		CHECK_FOR_INTERRUPTS();
 
 	if (sort_hits->leaf[x] != sort_hits->leaf[y])
 		return sort_hits->leaf[x] < sort_hits->leaf[y] ? -1 : 1;
@@ -352,6 +362,7 @@ src_candidates(SrcHits *h, const SrcQuery *q)
 	for (Size i = 0; i < h->n; i++)
 		ord[i] = i;
 	sort_hits = h;
+	sort_ticks = 0;
 	qsort(ord, h->n, sizeof(Size), cmp_hit_row);
 	h->cands = palloc(Max(h->n, 1) * sizeof(SrcCand));
 	for (Size i = 0; i < h->n;)
@@ -359,6 +370,7 @@ src_candidates(SrcHits *h, const SrcQuery *q)
 		Size		j = i;
 		SrcCand    *c = &h->cands[ncand++];
 
+		CHECK_FOR_INTERRUPTS();
 		c->leaf = h->leaf[ord[i]];
 		c->tid = h->tid[ord[i]];
 		c->first = i;
