@@ -62,7 +62,10 @@ unmount() {
     local m
     for m in sys dev proc; do umount -R "$root/$m" 2>/dev/null || umount -l "$root/$m" 2>/dev/null || true; done
 }
+root_pid=''
 cleanup() {
+    # the root still being made (a step failed before it was waited for)
+    if [ -n "$root_pid" ]; then pkill -TERM -P "$root_pid" 2>/dev/null; kill "$root_pid" 2>/dev/null; wait "$root_pid" 2>/dev/null; fi
     unmount
     [ -n "${TEXTFP_KEEP_TMP:-}" ] || rm -rf --one-file-system "$work"
 }
@@ -80,6 +83,40 @@ while IFS= read -r pat; do
     case $pat in /*) excl+=("--exclude=.$pat") ;; *) excl+=("--exclude=$pat") ;; esac
 done <"$src/.gitignore"
 tar -C "$src" "${excl[@]}" -cf - . | tar -C "$tree" -xf -
+
+# 0. the clean Debian 12 root, made in the background while the package
+# builds (debootstrap, then the server the package will depend on and the
+# autopkgtest's own dependencies, debian/tests/control but for "@"), so that
+# only the package itself is installed there once it exists
+tdeps=$(sed -n '/^Depends:/,/^[A-Z]/p' "$src/debian/tests/control" | sed '1s/^Depends://; /^[A-Z]/d' |
+        tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^@$' | grep . | tr '\n' ' ')
+servers=$(for v in $(cd "$src" && pg_buildext supported-versions 2>/dev/null); do printf 'postgresql-%s ' "$v"; done)
+make_root() {
+    echo "== debootstrap bookworm into $root  [$(date +%T)]"
+    if ! debootstrap --variant=minbase bookworm "$root" "$mirror" >"$work/debootstrap.log" 2>&1; then
+        tail -20 "$work/debootstrap.log"
+        echo "package.sh: a clean Debian 12 root cannot be made here"
+        return 3
+    fi
+    cp /etc/resolv.conf "$root/etc/resolv.conf"
+    # a Debian 12 as installed: its updates and security suites beside the
+    # release (debootstrap sets up the release alone), where the build
+    # machine's server, and so the package's dependency on it, may come from
+    cat >"$root/etc/apt/sources.list" <<EOF
+deb $mirror bookworm main
+deb $mirror bookworm-updates main
+deb ${TFP_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security} bookworm-security main
+EOF
+    mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" && mount --rbind /sys "$root/sys" ||
+        { echo "package.sh: cannot mount /proc, /dev, /sys in the root"; return 3; }
+    echo "== apt-get install $servers$tdeps in the root  [$(date +%T)]"
+    chroot "$root" /bin/bash -c 'DEBIAN_FRONTEND=noninteractive apt-get -q update &&
+        DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install '"$servers$tdeps" \
+        </dev/null >"$work/deps.log" 2>&1 || { tail -30 "$work/deps.log"; echo "package.sh: apt-get install in the clean root failed"; return 3; }
+    return 0
+}
+make_root >"$work/root.log" 2>&1 &
+root_pid=$!
 
 # 1. build (the build-time test is the installcheck below, in the clean root)
 echo "== dpkg-buildpackage -us -uc ($version)  [$(date +%T)]"
@@ -103,33 +140,21 @@ rc=$?
 cat "$work/lintian.log"
 step "lintian reports no error" "$rc"
 
-# 3. a clean Debian 12 root: install the package with apt-get, run its
+# 3. in the clean Debian 12 root: install the package with apt-get, run its
 # autopkgtest there
-echo "== debootstrap bookworm into $root  [$(date +%T)]"
-if ! debootstrap --variant=minbase bookworm "$root" "$mirror" >"$work/debootstrap.log" 2>&1; then
-    tail -20 "$work/debootstrap.log"
-    echo "package.sh: a clean Debian 12 root cannot be made here" >&2
+wait "$root_pid"
+rc=$?
+root_pid=''
+cat "$work/root.log"
+if [ "$rc" != 0 ]; then
+    echo "$(grep '^package.sh:' "$work/root.log" | tail -1)" >&2
     echo "$passed passed, $failed failed"
     exit 3
 fi
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-# a Debian 12 as installed: its updates and security suites beside the
-# release (debootstrap sets up the release alone), where the build machine's
-# server, and so the package's dependency on it, may come from
-cat >"$root/etc/apt/sources.list" <<EOF
-deb $mirror bookworm main
-deb $mirror bookworm-updates main
-deb ${TFP_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security} bookworm-security main
-EOF
-mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" && mount --rbind /sys "$root/sys" ||
-    { echo "package.sh: cannot mount /proc, /dev, /sys in the root" >&2; echo "$passed passed, $failed failed"; exit 3; }
 mkdir -p "$root/work"
 cp "${debs[@]}" "$root/work/"
 mkdir -p "$root/work/src"
 tar -C "$src" "${excl[@]}" -cf - . | tar -C "$root/work/src" -xf -
-# the autopkgtest's own dependencies (debian/tests/control), but for "@"
-tdeps=$(sed -n '/^Depends:/,/^[A-Z]/p' "$src/debian/tests/control" | sed '1s/^Depends://; /^[A-Z]/d' |
-        tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^@$' | grep . | tr '\n' ' ')
 echo "== apt-get install ./$(basename "${debs[0]}") $tdeps in the root  [$(date +%T)]"
 # shellcheck disable=SC2016
 chroot "$root" /bin/bash -c 'cd /work && DEBIAN_FRONTEND=noninteractive apt-get -q update &&
