@@ -21,6 +21,8 @@
 # "package" suite.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib/roots.sh
+. "$src/test/lib/roots.sh"
 mirror=${TFP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 n=0 passed=0 failed=0
 step() { # description, status
@@ -58,31 +60,18 @@ fi
 work=$(mktemp -d /tmp/textfp-package.XXXXXX)
 chmod 755 "$work"
 root=$work/root
-unmount() {
-    local m
-    for m in sys dev proc; do umount -R "$root/$m" 2>/dev/null || umount -l "$root/$m" 2>/dev/null || true; done
-}
 root_pid=''
 cleanup() {
     # the root still being made (a step failed before it was waited for)
     if [ -n "$root_pid" ]; then pkill -TERM -P "$root_pid" 2>/dev/null; kill "$root_pid" 2>/dev/null; wait "$root_pid" 2>/dev/null; fi
-    unmount
+    tfp_unmount_root "$root"
     [ -n "${TEXTFP_KEEP_TMP:-}" ] || rm -rf --one-file-system "$work"
 }
 trap cleanup EXIT
 
 version=$(sed -n '1s/^textfp (\([^)]*\)).*/\1/p' "$src/debian/changelog")
 tree=$work/textfp-$version
-mkdir -p "$tree"
-# the source files, not build products (.gitignore; a fresh machine may
-# have no git to ask)
-excl=(--exclude=./.git)
-while IFS= read -r pat; do
-    case $pat in '' | '#'*) continue ;; esac
-    pat=${pat%/}
-    case $pat in /*) excl+=("--exclude=.$pat") ;; *) excl+=("--exclude=$pat") ;; esac
-done <"$src/.gitignore"
-tar -C "$src" "${excl[@]}" -cf - . | tar -C "$tree" -xf -
+tfp_copy_tree "$src" "$tree"
 
 # 0. the clean Debian 12 root, made in the background while the package
 # builds (debootstrap, then the server the package will depend on and the
@@ -98,7 +87,6 @@ make_root() {
         echo "package.sh: a clean Debian 12 root cannot be made here"
         return 3
     fi
-    cp /etc/resolv.conf "$root/etc/resolv.conf"
     # a Debian 12 as installed: its updates and security suites beside the
     # release (debootstrap sets up the release alone), where the build
     # machine's server, and so the package's dependency on it, may come from
@@ -107,8 +95,7 @@ deb $mirror bookworm main
 deb $mirror bookworm-updates main
 deb ${TFP_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security} bookworm-security main
 EOF
-    mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" && mount --rbind /sys "$root/sys" ||
-        { echo "package.sh: cannot mount /proc, /dev, /sys in the root"; return 3; }
+    tfp_mount_root "$root" || { echo "package.sh: cannot mount /proc, /dev, /sys in the root"; return 3; }
     echo "== apt-get install $servers$tdeps in the root  [$(date +%T)]"
     chroot "$root" /bin/bash -c 'DEBIAN_FRONTEND=noninteractive apt-get -q update &&
         DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install '"$servers$tdeps" \
@@ -153,8 +140,7 @@ if [ "$rc" != 0 ]; then
 fi
 mkdir -p "$root/work"
 cp "${debs[@]}" "$root/work/"
-mkdir -p "$root/work/src"
-tar -C "$src" "${excl[@]}" -cf - . | tar -C "$root/work/src" -xf -
+tfp_copy_tree "$src" "$root/work/src"
 echo "== apt-get install ./$(basename "${debs[0]}") $tdeps in the root  [$(date +%T)]"
 # shellcheck disable=SC2016
 chroot "$root" /bin/bash -c 'cd /work && DEBIAN_FRONTEND=noninteractive apt-get -q update &&

@@ -22,6 +22,8 @@
 # DIR; TEXTFP_KEEP_TMP=1 keeps it.  Its last result is in docs/operations.md.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib/roots.sh
+. "$src/test/lib/roots.sh"
 n=0 passed=0 failed=0
 step() { # description, status
     n=$((n + 1))
@@ -37,8 +39,7 @@ pg_config_old=/usr/lib/postgresql/$old/bin/pg_config
 root=${TFP_PG_ROOT:-$(mktemp -d /tmp/textfp-upgrade.XXXXXX)}
 keep=${TEXTFP_KEEP_TMP:-}
 [ -n "${TFP_PG_ROOT:-}" ] && keep=1
-unmount() { local m; for m in sys dev proc; do umount -R "$root/$m" 2>/dev/null || umount -l "$root/$m" 2>/dev/null || true; done; }
-cleanup() { unmount; [ -n "$keep" ] || rm -rf --one-file-system "$root"; }
+cleanup() { tfp_unmount_root "$root"; [ -n "$keep" ] || rm -rf --one-file-system "$root"; }
 trap cleanup EXIT
 
 # 1. the Debian 13 root with PostgreSQL 17 and the build tools
@@ -46,27 +47,15 @@ if [ ! -x "$root/usr/lib/postgresql/$new/bin/pg_upgrade" ]; then
     echo "== test/run-pg.sh --prepare $new $root  [$(date +%T)]"
     "$src/test/run-pg.sh" --prepare "$new" "$root" || { echo "pg_upgrade.sh: the Debian 13 root cannot be made here" >&2; echo "$passed passed, $failed failed"; exit 3; }
 fi
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" && mount --rbind /sys "$root/sys" ||
+tfp_mount_root "$root" ||
     { echo "pg_upgrade.sh: cannot mount /proc, /dev, /sys in the root" >&2; exit 3; }
 
-# the source files, not build products (as test/run-pg.sh copies them)
-copy_tree() { # destination
-    local excl=(--exclude=./.git) pat
-    while IFS= read -r pat; do
-        case $pat in '' | '#'*) continue ;; esac
-        pat=${pat%/}
-        case $pat in /*) excl+=("--exclude=.$pat") ;; *) excl+=("--exclude=$pat") ;; esac
-    done <"$src/.gitignore"
-    rm -rf "$1"; mkdir -p "$1"
-    tar -C "$src" "${excl[@]}" -cf - . | tar -C "$1" -xf -
-}
 
 # 2. PostgreSQL 15 of this machine, at the same paths in the root, with
 # textfp built for it here
 echo "== PostgreSQL $old and textfp for it  [$(date +%T)]"
 b15=$(mktemp -d /tmp/textfp-upgrade-build.XXXXXX)
-copy_tree "$b15/src"
+rm -rf "$b15/src"; tfp_copy_tree "$src" "$b15/src"
 (cd "$b15/src" && make -s PG_CONFIG="$pg_config_old" TFP_NO_BITCODE=1 with_llvm=no >/dev/null &&
     mkdir -p "$root/usr/lib/postgresql" "$root/usr/share/postgresql" &&
     cp -a --remove-destination "/usr/lib/postgresql/$old" "$root/usr/lib/postgresql/" &&
@@ -91,7 +80,7 @@ step "the old binaries find every library they need (${missing:-none missing}; c
 
 # 3. textfp for PostgreSQL 17, built in the root
 echo "== textfp for PostgreSQL $new, in the root  [$(date +%T)]"
-copy_tree "$root/work/upgrade-src"
+rm -rf "$root/work/upgrade-src"; tfp_copy_tree "$src" "$root/work/upgrade-src"
 chroot "$root" /bin/bash -c "cd /work/upgrade-src && make -s PG_CONFIG=/usr/lib/postgresql/$new/bin/pg_config with_llvm=no >/dev/null &&
     make -s PG_CONFIG=/usr/lib/postgresql/$new/bin/pg_config with_llvm=no install >/dev/null && chown -R postgres: /work/upgrade-src"
 step "textfp built and installed for PostgreSQL $new in the root" $?

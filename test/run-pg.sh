@@ -24,6 +24,8 @@
 # debootstrap and apt-get.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib/roots.sh
+. "$src/test/lib/roots.sh"
 mirror=${TFP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 prepare=
 if [ "${1:-}" = --prepare ]; then
@@ -61,16 +63,12 @@ citus_cache=
 case $major in 17) citus_cache=${TFP_CITUS_CACHE:-/var/tmp/textfp-citus-cache} ;; esac
 unmount() {
     if [ -n "$citus_cache" ]; then umount "$root/var/cache/textfp-citus" 2>/dev/null || true; fi
-    for m in sys dev proc; do
-        umount -R "$root/$m" 2>/dev/null || umount -l "$root/$m" 2>/dev/null || true
-    done
+    tfp_unmount_root "$root"
 }
 # what a chroot into the root needs: name resolution, /proc, /dev, /sys
 # (undone by unmount)
 mount_root() {
-    cp /etc/resolv.conf "$root/etc/resolv.conf"
-    { mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
-      mount --rbind /sys "$root/sys"; } || setup_failed "cannot mount /proc, /dev, /sys in the root"
+    tfp_mount_root "$root" || setup_failed "cannot mount /proc, /dev, /sys in the root"
     if [ -n "$citus_cache" ] && mkdir -p "$citus_cache" "$root/var/cache/textfp-citus"; then
         chmod 1777 "$citus_cache"
         mountpoint -q "$root/var/cache/textfp-citus" ||
@@ -106,13 +104,7 @@ fi
 mkdir -p "$root/work/main"
 # the source files, not build products: everything but .git and what
 # .gitignore names (a fresh Debian 12 has no git to ask)
-excl=(--exclude=./.git)
-while IFS= read -r pat; do
-    case $pat in '' | '#'*) continue ;; esac
-    pat=${pat%/}
-    case $pat in /*) excl+=("--exclude=.$pat") ;; *) excl+=("--exclude=$pat") ;; esac
-done < "$src/.gitignore"
-tar -C "$src" "${excl[@]}" -cf - . | tar -C "$root/work/main" -xf -
+tfp_copy_tree "$src" "$root/work/main"
 # (-L: ../shared may be a symbolic link, whose target the root does not have)
 [ -d "$src/../shared" ] && cp -aL "$src/../shared" "$root/work/shared"
 mount_root
