@@ -15,9 +15,10 @@
  * worker's connection has unless its configuration sets another: a cluster
  * configured alike on every node keeps the default and works), Citus is
  * installed in the database (pg_dist_partition exists), the statement reads
- * a distributed or reference table (textfp_citus_table_kind; a Citus-local
- * table is read in this session, with its setting) and holds minhash %
- * minhash anywhere (subqueries, CTEs, sublinks).
+ * a Citus table of any kind (textfp_citus_table_kind: distributed,
+ * reference, or Citus-local, which Citus reads in this session only while
+ * citus.enable_local_execution is on, else through a connection of its own)
+ * and holds minhash % minhash anywhere (subqueries, CTEs, sublinks).
  *
  * Where it is checked:
  *  1. the planner hook below, which sees the statement as written, before
@@ -62,7 +63,7 @@ static int	checked_depth = 0;
 
 typedef struct GuardCtx
 {
-	bool		citus;			/* reads a distributed or reference table */
+	bool		citus;			/* reads a Citus table */
 	bool		similar;		/* holds minhash % minhash */
 } GuardCtx;
 
@@ -74,14 +75,6 @@ threshold_may_differ(void)
 }
 
 static bool
-is_remote_citus_table(Oid relid)
-{
-	const char *kind = textfp_citus_table_kind(relid);
-
-	return kind != NULL && (strcmp(kind, "distributed") == 0 || strcmp(kind, "reference") == 0);
-}
-
-static bool
 rtable_reads_citus(List *rtable)
 {
 	ListCell   *lc;
@@ -90,7 +83,7 @@ rtable_reads_citus(List *rtable)
 	{
 		RangeTblEntry *rte = (RangeTblEntry *) lfirst(lc);
 
-		if (rte->rtekind == RTE_RELATION && is_remote_citus_table(rte->relid))
+		if (rte->rtekind == RTE_RELATION && textfp_citus_table_kind(rte->relid) != NULL)
 			return true;
 	}
 	return false;

@@ -118,7 +118,8 @@ is($guc_05, 20, "at the default textfp.minhash_threshold, sig % q on the distrib
 # naming minhash_query, whether textfp was loaded before it was planned
 # (the planner hook: a minhash literal loads it while the statement is
 # parsed), or only while it was (minhash_similar's support function: the
-# standard planner, a subquery, Citus's fast-path planner for one shard).
+# standard planner, a subquery, Citus's fast-path planner for one shard),
+# on every kind of Citus table.
 my $sig0 = q1("SELECT sig FROM plain WHERE id = $sq[0]");
 my $refusal = qr/^0A000: textfp.minhash_threshold does not reach the Citus workers$/;
 my %refused = (
@@ -127,6 +128,10 @@ my %refused = (
 	'a join' => q{SELECT count(*) FROM dist a JOIN plain b ON a.sig % b.sig WHERE b.id < 40},
 	'a CTE' => qq{WITH q AS (SELECT sig FROM plain WHERE id = $sq[2]) SELECT count(*) FROM dist, q WHERE dist.sig % q.sig},
 	'one shard, fast path, textfp not yet loaded' => qq{SELECT id FROM dist WHERE id = $sq[3] AND sig % minhash('text', 128)},
+	'a Citus-local table' => q{CREATE TABLE IF NOT EXISTS loc AS SELECT id, sig FROM plain WHERE id < 200;
+		SELECT citus_add_local_table_to_metadata('loc') WHERE textfp_citus_table('loc') IS NULL;
+		SET textfp.minhash_threshold = 0.9;
+		SELECT count(*) FROM loc WHERE sig % (SELECT sig FROM plain WHERE id = 1)},
 	'a reference table' => q{CREATE TABLE IF NOT EXISTS ref AS SELECT id, sig FROM plain WHERE id < 200;
 		SELECT create_reference_table('ref') WHERE textfp_citus_table('ref') IS NULL;
 		SET textfp.minhash_threshold = 0.9;
