@@ -462,6 +462,25 @@ citus_source() {
     return 0
 }
 
+# --full: Citus for 140-143 is built from the start, in the background, into
+# the work directory the tests use (its build is the longest step of the TAP
+# run: started there, it held the TAP files behind it); a test that starts
+# first waits on the work directory's lock (test/t/CitusTap.pm) and reuses
+# the build.  No LLVM bitcode (the JIT's inlining copies, a third of the
+# build): the Citus nodes run with jit = off.  A failed build here is
+# retried, and reported, by the test.
+TEXTFP_CITUS_WORKDIR=${TEXTFP_CITUS_WORKDIR:-/tmp/textfp-citus-$TFP_PG_MAJOR-$(if tfp_is_root; then echo "$TFP_PG_OSUSER"; else id -un; fi)}
+start_citus_build() {
+    [ -n "$FULL" ] && [ -n "$RUN_TAP" ] && [ ${#TAP_FILES[@]} -eq 0 ] && [ -z "${TEXTFP_SKIP_TAP:-}" ] || return 0
+    citus_source || return 0
+    local wd=$TEXTFP_CITUS_WORKDIR dest=$TFP_TMP/citus-prebuild
+    tfp_log "Citus: built in $wd, in the background"
+    mkdir -p "$dest" && tfp_chown_pg "$dest"
+    tfp_as_pg env MAKEFLAGS=with_llvm=no flock "$wd.lock" \
+        "$TFP_CITUS_SRC/build.sh" --pg-config "$PG_CONFIG" --workdir "$wd" --destdir "$dest" \
+        >"$TFP_TMP/log/citus-build.log" 2>&1 </dev/null 3>&- 4>&- &
+}
+
 run_tap() {
     local files=() tapdir pgxs_perl out rc p f pass_env=() v
     if [ ${#TAP_FILES[@]} -gt 0 ]; then
@@ -661,6 +680,9 @@ if [ -n "$FULL" ] && [ ${#args[@]} -eq 0 ] && [ "$TFP_PG_MAJOR" = 15 ] && tfp_is
     [ "${TFP_PACKAGE:-1}" != 0 ]; then
     PACKAGE=1
     TFP_EXTRA_PACKAGES="${TFP_EXTRA_PACKAGES:-} debhelper postgresql-server-dev-all lintian fakeroot dpkg-dev debootstrap"
+    # the package builds, installs and tests the LLVM bitcode (JIT inlining)
+    # as PGXS does; this run's own build need not build it once more
+    TFP_NO_BITCODE=${TFP_NO_BITCODE-1}
 fi
 PACKAGE_LOG=''
 start_package() {
@@ -701,9 +723,25 @@ main() {
     start_other_versions
     tfp_install_deps || { broke deps "missing dependencies"; return; }
     start_package
-    local built=1
-    tfp_build || { built=; broke build "make failed"; }
     tfp_make_tmp || { broke setup "cannot create a temporary directory"; return; }
+    start_citus_build
+    local built=1 installed='' tap_bg=''
+    tfp_build || { built=; broke build "make failed"; }
+    # The TAP tests run beside the unit tests, the docs' check and pg_regress
+    # (they mostly wait: server starts, replication, pgbench), from as soon
+    # as the extension is installed, their output printed after the rest;
+    # TFP_TAP_PARALLEL=0 runs them after pg_regress instead.
+    if [ -n "$built" ] && [ -n "$RUN_REGRESS$RUN_TAP" ]; then
+        if tfp_private_install; then
+            installed=1
+        else
+            broke install "make install into the private tree failed"
+        fi
+    fi
+    if [ -n "$installed" ] && [ -n "$RUN_TAP" ] && [ -n "$RUN_REGRESS$RUN_UNIT$RUN_DOCS" ] &&
+        [ "${TFP_TAP_PARALLEL:-1}" = 1 ]; then
+        bg_start tap run_tap; tap_bg=1
+    fi
     [ -n "$RUN_UNIT" ] && run_unit
     [ -n "$RUN_DOCS" ] && run_docs
     # The sanitizer builds (--full) run beside what follows (they need no
@@ -713,15 +751,7 @@ main() {
     elif [ -n "$RUN_SAN" ]; then
         run_unit_san
     fi
-    if [ -n "$built" ] && [ -n "$RUN_REGRESS$RUN_TAP" ]; then
-        tfp_private_install || { broke install "make install into the private tree failed"; bg_collect unit-san; return; }
-        # The TAP tests run beside pg_regress (they mostly wait: server starts,
-        # replication, pgbench), their output printed after it; TFP_TAP_PARALLEL=0
-        # runs them after it instead.
-        local tap_bg=''
-        if [ -n "$RUN_TAP" ] && [ -n "$RUN_REGRESS" ] && [ "${TFP_TAP_PARALLEL:-1}" = 1 ]; then
-            bg_start tap run_tap; tap_bg=1
-        fi
+    if [ -n "$installed" ]; then
         if [ -n "$RUN_REGRESS" ]; then
             if TFP_PG_CONF=$REGRESS_PG_CONF tfp_start_cluster && tfp_verify_install; then
                 run_regress
