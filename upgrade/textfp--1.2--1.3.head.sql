@@ -1,9 +1,16 @@
 -- textfp 1.2 -> 1.3, the hand-written part; the Makefile appends the
 -- install-script fragments 1.3 adds (src/sql/83: minhash_similar's support
 -- function, which refuses a textfp.minhash_threshold that would not reach
--- the Citus workers) to make textfp--1.2--1.3.sql.  test/t/100_upgrade.pl
+-- the Citus workers) to make textfp--1.2--1.3.sql; here, the costs of
+-- textfp_match.  test/t/100_upgrade.pl
 -- checks that an updated database has the same objects and answers as a
 -- fresh 1.3 install.
 
 \echo Use "ALTER EXTENSION textfp UPDATE TO '1.3'" to load this file. \quit
 
+-- textfp_match's cost: 1 (the default) let the planner evaluate it before
+-- the cheap conditions of a WHERE clause, on every row they would reject;
+-- 1000, as textfp_align's
+ALTER FUNCTION @extschema@.textfp_match(text, text, text, int4) COST 1000;
+ALTER FUNCTION @extschema@.textfp_match(text, text, @extschema@.textfp_boilerplate, text, int4) COST 1000;
+ALTER FUNCTION @extschema@.textfp_match_features(text, text, text) COST 1000;

@@ -184,7 +184,7 @@ CREATE FUNCTION @extschema@.textfp_match(a text, b text,
 		OUT ordered float8, OUT ordered_chars float8, OUT longest_run float8,
 		OUT chinese float8, OUT html_a boolean, OUT html_b boolean)
 	RETURNS record
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST 1000
 AS $fn$
 SELECT m.verdict, m.score, m.shingle_jaccard, m.shingle_containment,
 	   m.bigram_jaccard, m.bigram_containment, m.simhash_distance,

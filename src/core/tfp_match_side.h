@@ -1,0 +1,110 @@
+/*
+ * tfp_match_side.h -- textfp_match() from two texts to a verdict, without
+ * PostgreSQL: a text read once into a side (HTML extraction, the Taiwan
+ * wording fold), the features of a pair of sides for models 1 and 2 (the
+ * common edges and middles of model 2, the lines of Han text run together,
+ * the pinyin features when either text has Han letters), the score.
+ * tfp_match.h holds the features, the edges and the models these use.
+ *
+ * Memory: every buffer comes from env->alloc / env->realloc, which return
+ * memory or do not return (a longjmp, an abort); env->free (may be NULL)
+ * gets the scratch buffers back; what a side and a pair keep, the caller
+ * releases (a memory context, an arena).  env->tick, if not NULL, is called every few ten thousand steps
+ * of every long loop and may longjmp out.
+ */
+#ifndef TFP_MATCH_SIDE_H
+#define TFP_MATCH_SIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfp_match.h"
+
+typedef struct tfp_match_env
+{
+	void	   *(*alloc) (void *arg, size_t size);
+	void	   *(*realloc) (void *arg, void *p, size_t size);
+	void		(*free) (void *arg, void *p);
+	void	   *arg;
+	void		(*tick) (void);
+} tfp_match_env;
+
+/* how a text is read: as HTML when it looks like it, always, never */
+enum
+{
+	TFP_MATCH_HTML_AUTO = 0,
+	TFP_MATCH_HTML_ALWAYS = 1,
+	TFP_MATCH_HTML_NEVER = 2
+};
+
+/* what tfp_match_side_read() returns */
+enum
+{
+	TFP_MATCH_OK = 0,
+	TFP_MATCH_ETOOLONG = 1,		/* the fold would need more than SIZE_MAX / 2 */
+	TFP_MATCH_EHTML = 2			/* the HTML extraction failed (memory) */
+};
+
+/* one text as textfp_match() reads it, and its features once computed */
+typedef struct tfp_match_side
+{
+	int			html,			/* read as HTML */
+				wide;			/* has a byte of a 3- or 4-byte UTF-8
+								 * sequence (else no Han letter) */
+	uint64_t   *s5,				/* distinct shingles: 5-gram/3-word, */
+			   *s2,				/* bigram/word, pinyin 3-shingles */
+			   *sp;
+	size_t		n5,
+				n2,
+				np;
+	uint64_t	han2,			/* features of the bigram kind: Han ones, all */
+				all2;
+	uint64_t   *seq5,			/* 5-gram/3-word features in text order, */
+			   *seq2,			/* bigram/word ones, */
+			   *seq1;			/* Han characters and words */
+	size_t		nseq5,
+				nseq2,
+				nseq1;
+	uint64_t	sh;				/* simhash */
+	int64_t    *dna;
+	size_t		ndna;
+	const char *text;			/* the text (UTF-8, after HTML extraction) */
+	size_t		len;
+	tfp_match_line *lines;		/* its lines (model 2: tfp_match_pair_middles) */
+	size_t		nlines;
+} tfp_match_side;
+
+/* what textfp_match() returns: the verdict, z and the score 1 / (1 +
+ * exp(-z)) (z = -inf for a text without features: a copy of nothing), the
+ * similarities (the middles' with model 2 when the texts share an edge),
+ * the simhash distance */
+typedef struct tfp_match_result
+{
+	int			verdict;
+	double		z,
+				score;
+	tfp_match_features f;
+	int			dist;
+} tfp_match_result;
+
+/*
+ * Read the UTF-8 text s[0..len) as textfp_match() does (html: one of
+ * TFP_MATCH_HTML_*): its main text when it is read as HTML, then the
+ * Taiwan wording fold (a text with no byte of a 3- or 4-byte sequence is
+ * its own fold and is not copied: m->text may be s).  Returns TFP_MATCH_OK
+ * or an error.
+ */
+extern int	tfp_match_side_read(const char *s, size_t len, int html,
+								const tfp_match_env *env, tfp_match_side *m);
+
+/* the verdict of a model on two sides read by tfp_match_side_read() */
+extern void tfp_match_eval(tfp_match_side *a, tfp_match_side *b, const tfp_match_model *model,
+						   const tfp_match_env *env, tfp_match_result *r);
+
+/* everything the models read (textfp_match_features): the full texts'
+ * features, the middles' (the full texts' with their lines of Han text run
+ * together when there is no common edge), the edge shares */
+extern void tfp_match_eval_features(tfp_match_side *a, tfp_match_side *b,
+									const tfp_match_env *env, tfp_match_pair *p);
+
+#endif							/* TFP_MATCH_SIDE_H */
