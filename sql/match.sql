@@ -203,3 +203,21 @@ SELECT len, round(m.score::numeric, 4) AS score, m.verdict,
 FROM art a, art o, generate_series(20, 44, 4) len,
      LATERAL textfp_match(a.body, substr(a.body, 10, len) || o.body) m
 WHERE a.name = 'zh' AND o.name = 'zh_other' ORDER BY len;
+-- the side of a text met by many others is kept from one call to the next
+-- (fn_extra): texts of cases met in two orders, one keeping the first
+-- argument from call to call (x outer) and the second not (x inner), both
+-- models, the answers equal to the last bit
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+CREATE TEMP TABLE ct AS SELECT n, a AS body FROM cases UNION ALL SELECT 100 + n, b FROM cases;
+CREATE TEMP TABLE kept AS SELECT x.n AS nx, t.n AS ny, t.m1, t.m2
+FROM ct x, LATERAL (SELECT y.n, textfp_match(x.body, y.body, model => 1)::text AS m1,
+                           textfp_match(x.body, y.body)::text AS m2 FROM ct y OFFSET 0) t;
+CREATE TEMP TABLE fresh AS SELECT t.n AS nx, y.n AS ny, t.m1, t.m2
+FROM ct y, LATERAL (SELECT x.n, textfp_match(x.body, y.body, model => 1)::text AS m1,
+                           textfp_match(x.body, y.body)::text AS m2 FROM ct x OFFSET 0) t;
+SELECT count(*) AS pairs,
+       count(*) FILTER (WHERE k.m1 IS NOT DISTINCT FROM f.m1 AND k.m2 IS NOT DISTINCT FROM f.m2) AS same
+FROM kept k FULL JOIN fresh f USING (nx, ny);
+RESET enable_hashjoin;
+RESET enable_mergejoin;

@@ -148,10 +148,6 @@ side_features(const char *s, size_t len, const char *j, size_t jlen,
 	m->sh = tfp_simhash_finish_centered(&acc, m->han2, o2.ngram, o2.shingle);
 	m->text = s;
 	m->len = len;
-	m->sp = NULL;
-	m->np = 0;
-	m->dna = NULL;
-	m->ndna = 0;
 }
 
 int
@@ -162,6 +158,7 @@ tfp_match_side_read(const char *s, size_t len, int html, const tfp_match_env *en
 	char	   *out;
 
 	memset(m, 0, sizeof(*m));
+	m->env = env;
 	m->html = html == TFP_MATCH_HTML_ALWAYS ||
 		(html == TFP_MATCH_HTML_AUTO && tfp_html_looks_like(s, len));
 	if (m->html)
@@ -204,8 +201,9 @@ tfp_match_side_read(const char *s, size_t len, int html, const tfp_match_env *en
  * content-defined windows).
  */
 static void
-side_pinyin(tfp_match_side *m, const tfp_match_env *env)
+side_pinyin(tfp_match_side *m)
 {
+	const tfp_match_env *env = m->env;
 	tfp_feature_opts o5 = {5, 3, FOLDS};
 	tfp_dna_opts dopt = {32, 50, 4, 1};
 	size_t		cap = 2 * m->len + 16,
@@ -255,6 +253,7 @@ side_pinyin(tfp_match_side *m, const tfp_match_env *env)
 	m->dna = env->alloc(env->arg, MAX2(tfp_dna_max_windows(nl, &dopt), 1) * sizeof(int64_t));
 	m->ndna = tfp_dna_windows(l, nl, &dopt, m->dna);
 	release(env, l);
+	m->have_py = 1;
 }
 
 /*
@@ -276,8 +275,10 @@ pair_features(tfp_match_side *a, tfp_match_side *b, const tfp_match_env *env,
 
 	if (a->han2 + b->han2 > 0)
 	{
-		side_pinyin(a, env);
-		side_pinyin(b, env);
+		if (!a->have_py)
+			side_pinyin(a);
+		if (!b->have_py)
+			side_pinyin(b);
 	}
 	tfp_match_sets(a->s5, a->n5, b->s5, b->n5, &f->j5, &f->c5);
 	tfp_match_sets(a->s2, a->n2, b->s2, b->n2, &f->j2, &f->c2);
@@ -327,32 +328,12 @@ side_middle(const tfp_match_side *m, tfp_match_line *l, size_t lead, size_t trai
 		joined = env->alloc(env->arg, room);
 		jlen = tfp_match_middle(m->text, l, lead, trail, set, n, 1, joined);
 	}
+	memset(mid, 0, sizeof(*mid));
+	mid->env = env;
 	side_features(out, len, joined, jlen, env, mid);
 	mid->html = m->html;
 	mid->wide = m->wide;
-	mid->lines = NULL;
-	mid->nlines = 0;
-	release(env, joined);
-}
-
-/*
- * The features of a side's full text for model 2: its shingles with its
- * lines of Han text run together (its lines: pair_middles); the text
- * itself when no break lies between two Han letters.
- */
-static void
-side_features2(tfp_match_side *m, const tfp_match_env *env)
-{
-	char	   *joined = NULL;
-	size_t		jlen = 0,
-				first = m->wide ? tfp_match_han_first(m->text, m->lines, 0, m->nlines) : m->nlines;
-
-	if (first < m->nlines)
-	{
-		joined = env->alloc(env->arg, m->len + 1);
-		jlen = tfp_match_joined(m->text, m->lines, m->nlines, first, joined);
-	}
-	side_features(m->text, m->len, joined, jlen, env, m);
+	mid->full = 2;
 	release(env, joined);
 }
 
@@ -405,6 +386,52 @@ split_lines(const char *s, size_t len, const tfp_match_env *env, size_t *n)
 	return l;
 }
 
+/* a side's lines, split once (in the side's memory) */
+static void
+side_lines(tfp_match_side *m)
+{
+	if (!m->have_lines)
+	{
+		m->lines = split_lines(m->text, m->len, m->env, &m->nlines);
+		m->have_lines = 1;
+	}
+}
+
+/*
+ * The features of a side's full text, once (in the side's memory): kind 1
+ * of the text as it is (model 1, textfp_match_features' first part), kind
+ * 2 with its shingles read with its lines of Han text run together (model
+ * 2; the text itself when no break lies between two Han letters).  The
+ * count of bigram-kind features (n2, all2, han2) and the sequences seq2 and
+ * seq1 are the same in both: only seq5 and s5 differ.
+ */
+static void
+side_full(tfp_match_side *m, int kind)
+{
+	const tfp_match_env *env = m->env;
+	char	   *joined = NULL;
+	size_t		jlen = 0;
+
+	if (m->full == kind)
+		return;
+	m->full = 0;
+	if (kind == 2)
+	{
+		size_t		first;
+
+		side_lines(m);
+		first = m->wide ? tfp_match_han_first(m->text, m->lines, 0, m->nlines) : m->nlines;
+		if (first < m->nlines)
+		{
+			joined = env->alloc(env->arg, m->len + 1);
+			jlen = tfp_match_joined(m->text, m->lines, m->nlines, first, joined);
+		}
+	}
+	side_features(m->text, m->len, joined, jlen, env, m);
+	release(env, joined);
+	m->full = kind;
+}
+
 /*
  * Model 2's middles (tfp_match.h): the common edges of the two texts (their
  * text only: no feature of the full texts is needed), taken in a fixed
@@ -412,7 +439,7 @@ split_lines(const char *s, size_t len, const tfp_match_env *env, size_t *n)
  * symmetric.  When both keep a middle: the middles with their features
  * (*mx, *my), the edge share of the shorter text and its share in long
  * edge lines (p->edge, p->edge_long), and 1; otherwise 0, 0 and 0.  The
- * lines of a and b stay in a->lines and b->lines (side_features2).
+ * lines of a and b stay with them (side_lines).
  */
 static int
 pair_middles(tfp_match_side *a, tfp_match_side *b, const tfp_match_env *env,
@@ -434,8 +461,12 @@ pair_middles(tfp_match_side *a, tfp_match_side *b, const tfp_match_env *env,
 		x = b;
 		y = a;
 	}
-	lx = split_lines(x->text, x->len, env, &nx);
-	ly = split_lines(y->text, y->len, env, &ny);
+	side_lines(x);
+	side_lines(y);
+	lx = x->lines;
+	nx = x->nlines;
+	ly = y->lines;
+	ny = y->nlines;
 	tfp_match_edges(x->text, lx, nx, y->text, ly, ny, &c);
 	if ((c.lead_a > 0 || c.trail_a < nx) && c.lead_a < c.trail_a && c.lead_b < c.trail_b)
 	{
@@ -453,10 +484,6 @@ pair_middles(tfp_match_side *a, tfp_match_side *b, const tfp_match_env *env,
 		release(env, sx);
 		release(env, sy);
 	}
-	x->lines = lx;
-	x->nlines = nx;
-	y->lines = ly;
-	y->nlines = ny;
 	return cut;
 }
 
@@ -485,23 +512,26 @@ tfp_match_eval(tfp_match_side *a, tfp_match_side *b, const tfp_match_model *mode
 		empty = 0;
 		if (mx.n2 == 0 || my.n2 == 0)
 		{
-			side_features(a->text, a->len, NULL, 0, env, a);
-			side_features(b->text, b->len, NULL, 0, env, b);
+			/* n2 is the same for both kinds of full features */
+			if (!a->full)
+				side_full(a, 2);
+			if (!b->full)
+				side_full(b, 2);
 			empty = a->n2 == 0 || b->n2 == 0;
 		}
 	}
 	else if (model->version >= 2)
 	{
-		side_features2(a, env);
-		side_features2(b, env);
+		side_full(a, 2);
+		side_full(b, 2);
 		pair_features(a, b, env, &p.full, &r->dist);
 		p.mid = p.full;
 		empty = a->n2 == 0 || b->n2 == 0;
 	}
 	else
 	{
-		side_features(a->text, a->len, NULL, 0, env, a);
-		side_features(b->text, b->len, NULL, 0, env, b);
+		side_full(a, 1);
+		side_full(b, 1);
 		pair_features(a, b, env, &p.full, &r->dist);
 		p.mid = p.full;
 		empty = a->n2 == 0 || b->n2 == 0;
@@ -522,8 +552,8 @@ tfp_match_eval_features(tfp_match_side *a, tfp_match_side *b, const tfp_match_en
 				my;
 	int			dist;
 
-	side_features(a->text, a->len, NULL, 0, env, a);
-	side_features(b->text, b->len, NULL, 0, env, b);
+	side_full(a, 1);
+	side_full(b, 1);
 	pair_features(a, b, env, &p->full, &dist);
 	if (!pair_middles(a, b, env, &mx, &my, p))
 	{
@@ -531,8 +561,8 @@ tfp_match_eval_features(tfp_match_side *a, tfp_match_side *b, const tfp_match_en
 		 * Han text run together for its shingles */
 		mx = *a;
 		my = *b;
-		side_features2(&mx, env);
-		side_features2(&my, env);
+		side_full(&mx, 2);
+		side_full(&my, 2);
 	}
 	pair_features(&mx, &my, env, &p->mid, &dist);
 }

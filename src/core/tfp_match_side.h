@@ -70,8 +70,15 @@ typedef struct tfp_match_side
 	size_t		ndna;
 	const char *text;			/* the text (UTF-8, after HTML extraction) */
 	size_t		len;
-	tfp_match_line *lines;		/* its lines (model 2: tfp_match_pair_middles) */
+	tfp_match_line *lines;		/* its lines (model 2) */
 	size_t		nlines;
+	/* what is computed (once: a side met by many others reuses it) */
+	int			have_lines,
+				have_py,		/* sp and dna */
+				full;			/* the features above: 0 none, 1 of the text
+								 * as it is, 2 model 2's (its lines of Han
+								 * text run together for the shingles) */
+	const tfp_match_env *env;	/* the memory of what the side keeps */
 } tfp_match_side;
 
 /* what textfp_match() returns: the verdict, z and the score 1 / (1 +
@@ -97,7 +104,15 @@ typedef struct tfp_match_result
 extern int	tfp_match_side_read(const char *s, size_t len, int html,
 								const tfp_match_env *env, tfp_match_side *m);
 
-/* the verdict of a model on two sides read by tfp_match_side_read() */
+/*
+ * The verdict of a model on two sides read by tfp_match_side_read().  What
+ * belongs to one text (its lines, its full-text features, its pinyin
+ * features) is computed once, in the side's memory (the env it was read
+ * with), and kept in the side: a side can meet many others, each pair
+ * giving the same answer as two fresh sides (what belongs to the pair, the
+ * middles and scratch, comes from env).  A side is not to be used by two
+ * calls at once.
+ */
 extern void tfp_match_eval(tfp_match_side *a, tfp_match_side *b, const tfp_match_model *model,
 						   const tfp_match_env *env, tfp_match_result *r);
 

@@ -16,11 +16,13 @@
 #include "textfp.h"
 #include "tfp_match_side.h"
 
-/* the core's memory: the current memory context; interrupts */
+/* the core's memory: a memory context (arg; NULL: the current one);
+ * interrupts */
 static void *
 env_alloc(void *arg, size_t size)
 {
-	return palloc_extended(Max(size, 1), MCXT_ALLOC_HUGE);
+	return MemoryContextAllocExtended(arg ? (MemoryContext) arg : CurrentMemoryContext,
+									  Max(size, 1), MCXT_ALLOC_HUGE);
 }
 
 static void *
@@ -38,13 +40,12 @@ env_free(void *arg, void *p)
 static const tfp_match_env match_env = {env_alloc, env_realloc, env_free, NULL,
 textfp_interrupt_tick};
 
-/* a side of the pair (tfp_match_side_read) */
+/* a side of the pair (tfp_match_side_read) of the UTF-8 text s[0..len) */
 static void
-side_text(text *t, int html_mode, tfp_match_side *m)
+side_read(const char *s, size_t len, int html_mode, const tfp_match_env *env,
+		  tfp_match_side *m)
 {
-	size_t		len;
-	const char *s = textfp_text_utf8(t, &len);
-	int			rc = tfp_match_side_read(s, len, html_mode, &match_env, m);
+	int			rc = tfp_match_side_read(s, len, html_mode, env, m);
 
 	if (rc == TFP_MATCH_ETOOLONG)
 		ereport(ERROR,
@@ -57,6 +58,83 @@ side_text(text *t, int html_mode, tfp_match_side *m)
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory"),
 				 errdetail("The text of an HTML document of %zu bytes did not fit.", len)));
+}
+
+static void
+side_text(text *t, int html_mode, tfp_match_side *m)
+{
+	size_t		len;
+	const char *s = textfp_text_utf8(t, &len);
+
+	side_read(s, len, html_mode, &match_env, m);
+}
+
+/*
+ * The side of an argument kept from one call of textfp_match to the next
+ * (fn_extra): a text met by many others, as $1 in
+ * LATERAL textfp_match($1, c.body), is read, folded, split into lines and
+ * given its full-text and pinyin features once (tfp_match_eval keeps them
+ * in the side, in the slot's memory context), the same answers as fresh
+ * sides.  The slot is valid only between two whole evaluations: an error
+ * in the middle of one leaves it invalid.  Texts of more than
+ * SIDE_CACHE_MAX bytes are not kept (their copy would double their memory).
+ */
+#define SIDE_CACHE_MAX (1024 * 1024)
+
+typedef struct side_slot
+{
+	MemoryContext cxt;
+	tfp_match_env env;
+	bool		valid;
+	int			html;
+	size_t		len;
+	char	   *bytes;			/* the text as given, UTF-8 */
+	tfp_match_side side;
+} side_slot;
+
+static side_slot *
+cached_side(FunctionCallInfo fcinfo, int argno, int html_mode, tfp_match_side *fresh,
+			tfp_match_side **side)
+{
+	side_slot  *slots = (side_slot *) fcinfo->flinfo->fn_extra,
+			   *slot;
+	size_t		len;
+	const char *s = textfp_text_utf8(PG_GETARG_TEXT_PP(argno), &len);
+
+	if (len > SIDE_CACHE_MAX)
+	{
+		side_read(s, len, html_mode, &match_env, fresh);
+		*side = fresh;
+		return NULL;
+	}
+	if (slots == NULL)
+	{
+		slots = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, 2 * sizeof(side_slot));
+		for (int i = 0; i < 2; i++)
+		{
+			slots[i].cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "textfp_match side",
+												 ALLOCSET_DEFAULT_SIZES);
+			slots[i].env = match_env;
+			slots[i].env.arg = slots[i].cxt;
+		}
+		fcinfo->flinfo->fn_extra = slots;
+	}
+	slot = &slots[argno];
+	*side = &slot->side;
+	if (slot->valid && slot->html == html_mode && slot->len == len &&
+		memcmp(slot->bytes, s, len) == 0)
+	{
+		slot->valid = false;	/* until the evaluation is done */
+		return slot;
+	}
+	slot->valid = false;
+	MemoryContextReset(slot->cxt);
+	slot->bytes = MemoryContextAllocExtended(slot->cxt, len + 1, MCXT_ALLOC_HUGE);
+	memcpy(slot->bytes, s, len);
+	slot->len = len;
+	slot->html = html_mode;
+	side_read(slot->bytes, len, html_mode, &slot->env, &slot->side);
+	return slot;
 }
 
 static int
@@ -94,7 +172,11 @@ textfp_match(PG_FUNCTION_ARGS)
 	int32		version = PG_GETARG_INT32(3);
 	const tfp_match_model *model = tfp_match_get_model(version);
 	tfp_match_side a,
-				b;
+				b,
+			   *pa,
+			   *pb;
+	side_slot  *sa,
+			   *sb;
 	tfp_match_result r;
 	TupleDesc	td;
 	Datum		values[16];
@@ -111,9 +193,13 @@ textfp_match(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("textfp_match must be called in a context that accepts a record")));
-	side_text(PG_GETARG_TEXT_PP(0), mode, &a);
-	side_text(PG_GETARG_TEXT_PP(1), mode, &b);
-	tfp_match_eval(&a, &b, model, &match_env, &r);
+	sa = cached_side(fcinfo, 0, mode, &a, &pa);
+	sb = cached_side(fcinfo, 1, mode, &b, &pb);
+	tfp_match_eval(pa, pb, model, &match_env, &r);
+	if (sa)
+		sa->valid = true;
+	if (sb)
+		sb->valid = true;
 	values[0] = BoolGetDatum(r.verdict);
 	values[1] = Float8GetDatum(r.score);
 	values[2] = Float8GetDatum(r.f.j5);
@@ -128,8 +214,8 @@ textfp_match(PG_FUNCTION_ARGS)
 	values[11] = Float8GetDatum(r.f.ord1);
 	values[12] = Float8GetDatum(r.f.run);
 	values[13] = Float8GetDatum(r.f.zh);
-	values[14] = BoolGetDatum(a.html);
-	values[15] = BoolGetDatum(b.html);
+	values[14] = BoolGetDatum(pa->html != 0);
+	values[15] = BoolGetDatum(pb->html != 0);
 	td = BlessTupleDesc(td);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, values, nulls)));
 }

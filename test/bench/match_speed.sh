@@ -45,7 +45,7 @@ DO $$
 DECLARE t0 timestamptz; c0 float8; k int; w text; m int;
 BEGIN
   FOR r IN 1..5 LOOP
-    FOREACH w IN ARRAY ARRAY['plain', 'templated', 'copies'] LOOP
+    FOREACH w IN ARRAY ARRAY['plain', 'templated', 'copies', 'one'] LOOP
       FOREACH m IN ARRAY CASE WHEN r % 2 = 1 THEN ARRAY[0, 1, 2] ELSE ARRAY[2, 1, 0] END LOOP
         t0 := clock_timestamp(); c0 := pg_temp.cpu();
         IF m = 0 THEN

@@ -157,6 +157,32 @@ main(void)
 		check(ok, "symmetric: (a, b) and (b, a) give the same verdict, score and similarities");
 	}
 
+	/* one side met by many: the same answers as fresh sides, models mixed */
+	{
+		const char *const texts[] = {tw, cn, t1, t2, "abc def ghi", "hello world\nabc def ghi",
+		"<p>hello</p>", "Site header\nSome article text here.\nFooter line"};
+		int			ok = 1;
+
+		for (int i = 0; i < 8; i++)
+		{
+			tfp_match_side kept;
+
+			tfp_match_side_read(texts[i], strlen(texts[i]), TFP_MATCH_HTML_AUTO, &env, &kept);
+			for (int round = 0; round < 3; round++)
+				for (int j = 0; j < 8; j++)
+				{
+					int			v = 1 + (round + j) % 2;
+					tfp_match_side b;
+
+					tfp_match_side_read(texts[j], strlen(texts[j]), TFP_MATCH_HTML_AUTO, &env, &b);
+					tfp_match_eval(&kept, &b, tfp_match_get_model(v), &env, &r);
+					eval(texts[i], texts[j], v, &s);
+					ok &= same_result(&r, &s);
+				}
+		}
+		check(ok, "a side kept and met by many others, models 1 and 2 in turn: the answers of fresh sides");
+	}
+
 	/* a side */
 	{
 		tfp_match_side m;
