@@ -9,58 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "tap.h"
 #include "tfp_match_side.h"
 
-/* an arena: every block kept until arena_reset() */
-typedef struct block
-{
-	struct block *next;
-	size_t		size;
-	max_align_t data[];
-} block;
-
-static block *arena = NULL;
-static size_t arena_blocks = 0;
 static int	ticks = 0;
-
-static void *
-a_alloc(void *arg, size_t size)
-{
-	block	   *b = malloc(sizeof(block) + (size ? size : 1));
-
-	(void) arg;
-	if (!b)
-		abort();
-	b->next = arena;
-	b->size = size;
-	arena = b;
-	arena_blocks++;
-	return b->data;
-}
-
-static void *
-a_realloc(void *arg, void *p, size_t size)
-{
-	block	   *old = (block *) ((char *) p - offsetof(block, data));
-	void	   *n = a_alloc(arg, size);
-
-	memcpy(n, p, old->size < size ? old->size : size);
-	return n;
-}
-
-static void
-arena_reset(void)
-{
-	while (arena)
-	{
-		block	   *n = arena->next;
-
-		free(arena);
-		arena = n;
-	}
-	arena_blocks = 0;
-}
 
 static void
 tick(void)
@@ -68,7 +21,7 @@ tick(void)
 	ticks++;
 }
 
-static const tfp_match_env env = {a_alloc, a_realloc, NULL, NULL, tick};
+static const tfp_match_env env = {arena_alloc, arena_realloc, NULL, NULL, tick};
 
 static void
 eval(const char *x, const char *y, int version, tfp_match_result *r)
