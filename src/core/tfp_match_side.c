@@ -183,15 +183,50 @@ tfp_match_side_read(const char *s, size_t len, int html, const tfp_match_env *en
 		i++;
 	m->text = s;
 	m->len = len;
+	m->own = m->html ? (char *) s : NULL;
 	if (i == len)
 		return TFP_MATCH_OK;
 	if (len > (SIZE_MAX / 2 - 1) / 4)
 		return TFP_MATCH_ETOOLONG;
 	out = env->alloc(env->arg, TFP_TWFOLD_BOUND(len) + 1);
 	m->len = tfp_twfold(s, len, out, env->tick);
-	m->text = out;
+	release(env, m->own);		/* the extracted text, folded */
+	m->text = m->own = out;
 	m->wide = 1;
 	return TFP_MATCH_OK;
+}
+
+/* give back a side's full-text features (of either kind) */
+static void
+side_drop_full(tfp_match_side *m)
+{
+	const tfp_match_env *env = m->env;
+
+	if (m->seq1 != m->seq2)
+		release(env, m->seq1);
+	release(env, m->seq2);
+	release(env, m->s2);
+	release(env, m->seq5);
+	release(env, m->s5);
+	m->seq1 = m->seq2 = m->s2 = m->seq5 = m->s5 = NULL;
+	m->nseq1 = m->nseq2 = m->n2 = m->nseq5 = m->n5 = 0;
+	m->full = 0;
+}
+
+void
+tfp_match_side_free(tfp_match_side *m)
+{
+	const tfp_match_env *env = m->env;
+
+	if (env)
+	{
+		side_drop_full(m);
+		release(env, m->sp);
+		release(env, m->dna);
+		release(env, m->lines);
+		release(env, m->own);
+	}
+	memset(m, 0, sizeof(*m));
 }
 
 /*
@@ -331,6 +366,7 @@ side_middle(const tfp_match_side *m, tfp_match_line *l, size_t lead, size_t trai
 	memset(mid, 0, sizeof(*mid));
 	mid->env = env;
 	side_features(out, len, joined, jlen, env, mid);
+	mid->own = out;
 	mid->html = m->html;
 	mid->wide = m->wide;
 	mid->full = 2;
@@ -414,7 +450,8 @@ side_full(tfp_match_side *m, int kind)
 
 	if (m->full == kind)
 		return;
-	m->full = 0;
+	if (m->full)
+		side_drop_full(m);
 	if (kind == 2)
 	{
 		size_t		first;
@@ -519,6 +556,8 @@ tfp_match_eval(tfp_match_side *a, tfp_match_side *b, const tfp_match_model *mode
 				side_full(b, 2);
 			empty = a->n2 == 0 || b->n2 == 0;
 		}
+		tfp_match_side_free(&mx);
+		tfp_match_side_free(&my);
 	}
 	else if (model->version >= 2)
 	{
@@ -555,14 +594,18 @@ tfp_match_eval_features(tfp_match_side *a, tfp_match_side *b, const tfp_match_en
 	side_full(a, 1);
 	side_full(b, 1);
 	pair_features(a, b, env, &p->full, &dist);
-	if (!pair_middles(a, b, env, &mx, &my, p))
+	if (pair_middles(a, b, env, &mx, &my, p))
+	{
+		pair_features(&mx, &my, env, &p->mid, &dist);
+		tfp_match_side_free(&mx);
+		tfp_match_side_free(&my);
+	}
+	else
 	{
 		/* no common edge: model 2 reads the full texts, with the lines of
 		 * Han text run together for its shingles */
-		mx = *a;
-		my = *b;
-		side_full(&mx, 2);
-		side_full(&my, 2);
+		side_full(a, 2);
+		side_full(b, 2);
+		pair_features(a, b, env, &p->mid, &dist);
 	}
-	pair_features(&mx, &my, env, &p->mid, &dist);
 }

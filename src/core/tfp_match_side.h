@@ -7,10 +7,15 @@
  * tfp_match.h holds the features, the edges and the models these use.
  *
  * Memory: every buffer comes from env->alloc / env->realloc, which return
- * memory or do not return (a longjmp, an abort); env->free (may be NULL)
- * gets the scratch buffers back; what a side and a pair keep, the caller
- * releases (a memory context, an arena).  env->tick, if not NULL, is called every few ten thousand steps
- * of every long loop and may longjmp out.
+ * memory or do not return (a longjmp, an abort).  env->free (may be NULL:
+ * nothing is freed, as in a memory context or an arena) gets back the
+ * scratch buffers and what belongs to a pair as soon as the pair is done,
+ * the features of a side that a model of the other kind replaces, and
+ * everything a side keeps in tfp_match_side_free(): with malloc, realloc
+ * and free nothing is left once both sides are freed.  env->tick, if not
+ * NULL, is called every few ten thousand steps of every long loop and may
+ * longjmp out (the buffers of a side are then released with its memory
+ * context or arena, not with tfp_match_side_free()).
  */
 #ifndef TFP_MATCH_SIDE_H
 #define TFP_MATCH_SIDE_H
@@ -70,6 +75,8 @@ typedef struct tfp_match_side
 	size_t		ndna;
 	const char *text;			/* the text (UTF-8, after HTML extraction) */
 	size_t		len;
+	char	   *own;			/* the buffer of text the side allocated
+								 * (text; NULL: text is the caller's) */
 	tfp_match_line *lines;		/* its lines (model 2) */
 	size_t		nlines;
 	/* what is computed (once: a side met by many others reuses it) */
@@ -118,8 +125,14 @@ extern void tfp_match_eval(tfp_match_side *a, tfp_match_side *b, const tfp_match
 
 /* everything the models read (textfp_match_features): the full texts'
  * features, the middles' (the full texts' with their lines of Han text run
- * together when there is no common edge), the edge shares */
+ * together when there is no common edge), the edge shares.
+ * tfp_match_z() of p is the z of tfp_match_eval() for both models when
+ * neither text is without features. */
 extern void tfp_match_eval_features(tfp_match_side *a, tfp_match_side *b,
 									const tfp_match_env *env, tfp_match_pair *p);
+
+/* give back (env->free of the env the side was read with) everything the
+ * side keeps; the side is then as after memset 0 */
+extern void tfp_match_side_free(tfp_match_side *m);
 
 #endif							/* TFP_MATCH_SIDE_H */
