@@ -6,7 +6,14 @@
  * verdict z >= the model's threshold, every similarity in [0, 1] and the
  * simhash distance in [0, 64]; (a, b) and (b, a) give the same answer; a
  * side kept and met twice gives what fresh sides give; a text against
- * itself has bigram Jaccard 1 (or 0 without features).
+ * itself has bigram Jaccard 1 (or 0 without features).  The same for the
+ * two texts inside one site template (fixed header and footer lines: the
+ * common edges and the middles of model 2).  For both pairs the z of
+ * textfp_match_features()' values (tfp_match_eval_features, tfp_match_z)
+ * is the verdict's, unless a text has no feature, and kept sides give the
+ * features of fresh ones.  Every block is given back once the sides are
+ * freed (tfp_match_side_free; arena.h counts them and poisons what is
+ * given back).
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/core/generated \
  *       test/fuzz/fuzz_match.c $(find src/core -name '*.c') -lxxhash -lm -o /tmp/fuzz_match
@@ -29,7 +36,11 @@
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const tfp_match_env fm_env = {arena_alloc, arena_realloc, NULL, NULL, NULL};
+static const tfp_match_env fm_env = {arena_alloc, arena_realloc, arena_free, NULL, NULL};
+
+/* the site template around both texts of the second pair */
+static const char fm_head[] = "Example News | Home | World\nPosted today\n";
+static const char fm_foot[] = "\nShare this article\n\xe7\x89\x88\xe6\x9d\x83\xe6\x89\x80\xe6\x9c\x89 Example News";
 
 static int
 fm_unit(double x)
@@ -57,10 +68,10 @@ fm_same(const tfp_match_result *x, const tfp_match_result *y)
 		memcmp(&x->f, &y->f, sizeof(x->f)) == 0;
 }
 
-/* a fresh pair of sides */
+/* a fresh pair of sides: the verdict (m) or the features (m NULL) */
 static void
 fm_eval(const char *x, size_t nx, const char *y, size_t ny, int html,
-		const tfp_match_model *m, tfp_match_result *r)
+		const tfp_match_model *m, tfp_match_result *r, tfp_match_pair *p)
 {
 	tfp_match_side a,
 				b;
@@ -68,7 +79,64 @@ fm_eval(const char *x, size_t nx, const char *y, size_t ny, int html,
 	if (tfp_match_side_read(x, nx, html, &fm_env, &a) != TFP_MATCH_OK ||
 		tfp_match_side_read(y, ny, html, &fm_env, &b) != TFP_MATCH_OK)
 		abort();
-	tfp_match_eval(&a, &b, m, &fm_env, r);
+	if (m)
+		tfp_match_eval(&a, &b, m, &fm_env, r);
+	else
+		tfp_match_eval_features(&a, &b, &fm_env, p);
+	tfp_match_side_free(&a);
+	tfp_match_side_free(&b);
+}
+
+/*
+ * The invariants of one pair x, y (model m): sane, symmetric, the z of the
+ * features, kept sides met by m, the other model and m again, then by the
+ * features; 0 if one is broken
+ */
+static int
+fm_pair(const char *x, size_t nx, const char *y, size_t ny, int html,
+		const tfp_match_model *m)
+{
+	tfp_match_result r,
+				s,
+				t;
+	tfp_match_pair p,
+				q;
+	tfp_match_side kept,
+				b;
+
+	fm_eval(x, nx, y, ny, html, m, &r, NULL);
+	fm_eval(y, ny, x, nx, html, m, &s, NULL);
+	fm_eval(x, nx, y, ny, html, NULL, NULL, &p);
+	if (!fm_sane(&r, m) || !fm_same(&r, &s) ||
+		(isfinite(r.z) && tfp_match_z(m, &p) != r.z))
+		return 0;
+	/* a kept side met twice, the other model between, then the features */
+	tfp_match_side_read(x, nx, html, &fm_env, &kept);
+	for (int k = 0; k < 4; k++)
+	{
+		const tfp_match_model *mk = k == 1 ? tfp_match_get_model(3 - m->version) : m;
+		int			ok = 1;
+
+		tfp_match_side_read(y, ny, html, &fm_env, &b);
+		if (k < 3)
+		{
+			tfp_match_eval(&kept, &b, mk, &fm_env, &t);
+			ok = k == 1 || fm_same(&t, &r);
+		}
+		else
+		{
+			tfp_match_eval_features(&kept, &b, &fm_env, &q);
+			ok = memcmp(&p, &q, sizeof(p)) == 0;
+		}
+		tfp_match_side_free(&b);
+		if (!ok)
+		{
+			tfp_match_side_free(&kept);
+			return 0;
+		}
+	}
+	tfp_match_side_free(&kept);
+	return 1;
 }
 
 int
@@ -81,11 +149,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				ny;
 	int			html,
 				fail = 0;
-	tfp_match_result r,
-				s,
-				t;
-	tfp_match_side kept,
-				b;
+	tfp_match_result t;
+	char	   *tx,
+			   *ty;
 
 	if (size < 2)
 		return 0;
@@ -95,31 +161,36 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nx = (size - 2) * data[1] / 256;
 	y = x + nx;
 	ny = size - 2 - nx;
-	fm_eval(x, nx, y, ny, html, m, &r);
-	fm_eval(y, ny, x, nx, html, m, &s);
-	if (!fm_sane(&r, m) || !fm_same(&r, &s))
+	if (!fm_pair(x, nx, y, ny, html, m))
 		fail = 1;
-	/* a kept side met twice, the other model between */
-	if (!fail)
-	{
-		tfp_match_side_read(x, nx, html, &fm_env, &kept);
-		for (int k = 0; k < 3 && !fail; k++)
-		{
-			const tfp_match_model *mk = k == 1 ? tfp_match_get_model(3 - m->version) : m;
-
-			tfp_match_side_read(y, ny, html, &fm_env, &b);
-			tfp_match_eval(&kept, &b, mk, &fm_env, &t);
-			if (k != 1 && !fm_same(&t, &r))
-				fail = 1;
-		}
-	}
 	/* a text against itself */
 	if (!fail)
 	{
-		fm_eval(x, nx, x, nx, html, m, &t);
+		fm_eval(x, nx, x, nx, html, m, &t, NULL);
 		if (!fm_sane(&t, m) || (t.f.j2 != 0.0 && t.f.j2 != 1.0))
 			fail = 1;
 	}
+	/* both inside one site template */
+	if (!fail)
+	{
+		size_t		nh = sizeof(fm_head) - 1,
+					nf = sizeof(fm_foot) - 1;
+
+		tx = malloc(nh + nx + nf);
+		ty = malloc(nh + ny + nf);
+		memcpy(tx, fm_head, nh);
+		memcpy(tx + nh, x, nx);
+		memcpy(tx + nh + nx, fm_foot, nf);
+		memcpy(ty, fm_head, nh);
+		memcpy(ty + nh, y, ny);
+		memcpy(ty + nh + ny, fm_foot, nf);
+		if (!fm_pair(tx, nh + nx + nf, ty, nh + ny + nf, html, m))
+			fail = 1;
+		free(tx);
+		free(ty);
+	}
+	if (arena_live != 0)
+		fail = 1;				/* a block not given back */
 	arena_reset();
 	if (fail)
 		FUZZ_FAIL();
