@@ -1,7 +1,7 @@
 /*
  * html_text.c -- html_text(): the text of an HTML document (the core is
- * tfp_html.c / tfp_html_select.c), and the helpers textfp_match() uses to
- * extract the text of HTML input
+ * tfp_html.c / tfp_html_select.c; textfp_match() calls the core's
+ * extraction itself, from tfp_match_side.c)
  */
 #include "postgres.h"
 
@@ -12,7 +12,7 @@
 #include "utils/memutils.h"
 
 #include "textfp.h"
-#include "html_text.h"
+#include "tfp_html.h"
 
 static void *
 html_grow(void *ctx, void *p, size_t n)
@@ -34,9 +34,10 @@ html_tick(void)
 	CHECK_FOR_INTERRUPTS();
 }
 
-void
-textfp_html_opts(tfp_html_opts *o, bool boilerplate, bool main_content,
-				 bool alt_text, int32 version)
+/* options from SQL arguments, checked (22023 on a bad version) */
+static void
+html_opts(tfp_html_opts *o, bool boilerplate, bool main_content, bool alt_text,
+		  int32 version)
 {
 	if (version != TFP_HTML_VERSION)
 		ereport(ERROR,
@@ -49,9 +50,10 @@ textfp_html_opts(tfp_html_opts *o, bool boilerplate, bool main_content,
 	o->alt_text = alt_text ? 1 : 0;
 }
 
-char *
-textfp_html_extract(const char *utf8, size_t len, const tfp_html_opts *o,
-					size_t *outlen)
+/* the text (UTF-8, palloc'd, *outlen bytes) of a UTF-8 HTML document;
+ * interruptible */
+static char *
+html_extract(const char *utf8, size_t len, const tfp_html_opts *o, size_t *outlen)
 {
 	tfp_html_alloc a = {html_grow, html_release, NULL};
 	char	   *out;
@@ -148,9 +150,9 @@ html_text(PG_FUNCTION_ARGS)
 				outlen;
 	char	   *out;
 
-	textfp_html_opts(&o, PG_GETARG_BOOL(1), PG_GETARG_BOOL(2), PG_GETARG_BOOL(3),
-					 PG_GETARG_INT32(4));
+	html_opts(&o, PG_GETARG_BOOL(1), PG_GETARG_BOOL(2), PG_GETARG_BOOL(3),
+			  PG_GETARG_INT32(4));
 	s = textfp_text_utf8(t, &len);
-	out = textfp_html_extract(s, len, &o, &outlen);
+	out = html_extract(s, len, &o, &outlen);
 	PG_RETURN_TEXT_P(utf8_to_server_text(out, outlen));
 }
