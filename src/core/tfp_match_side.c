@@ -14,7 +14,6 @@
 #include "tfp_twfold.h"
 
 #define FOLDS (TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN)
-#define LETTERS_CHUNK (1024 * 1024)	/* bytes of text per pinyin-letter pass */
 #define MAX2(x, y) ((x) > (y) ? (x) : (y))
 #define MIN2(x, y) ((x) < (y) ? (x) : (y))
 
@@ -243,8 +242,7 @@ side_pinyin(tfp_match_side *m)
 	tfp_dna_opts dopt = {32, 50, 4, 1};
 	size_t		cap = 2 * m->len + 16,
 				plen,
-				nl = 0,
-				pos = 0;
+				nl;
 	char	   *py,
 			   *l;
 	hbuf		b = {NULL, 0, 256, env};
@@ -268,23 +266,9 @@ side_pinyin(tfp_match_side *m)
 	release(env, py);
 	m->sp = sort_unique(b.h, b.n, env, &m->np);
 
-	/* the letters in chunks ending after a whole character, then the DNA */
+	/* the letters (interruptible), then the DNA */
 	l = env->alloc(env->arg, m->len + 1);
-	while (pos < m->len)
-	{
-		size_t		end = m->len;
-
-		if (m->len - pos > LETTERS_CHUNK)
-		{
-			end = pos + LETTERS_CHUNK;
-			while (end < m->len && (unsigned char) m->text[end - 1] >= 0x80)
-				end++;
-		}
-		nl += tfp_pinyin_letters(m->text + pos, end - pos, l + nl);
-		pos = end;
-		if (env->tick)
-			env->tick();
-	}
+	nl = tfp_pinyin_letters_ticked(m->text, m->len, l, env->tick);
 	m->dna = env->alloc(env->arg, MAX2(tfp_dna_max_windows(nl, &dopt), 1) * sizeof(int64_t));
 	m->ndna = tfp_dna_windows(l, nl, &dopt, m->dna);
 	release(env, l);

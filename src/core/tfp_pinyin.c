@@ -542,6 +542,30 @@ next_pair_maybe(uint32_t cp, const uint8_t *p, const uint8_t *end)
 }
 
 size_t
+tfp_pinyin_letters_ticked(const char *s, size_t len, char *out, void (*tick) (void))
+{
+	size_t		pos = 0,
+				n = 0;
+
+	while (pos < len)
+	{
+		size_t		end = len;
+
+		if (len - pos > TFP_PINYIN_LETTERS_CHUNK)
+		{
+			end = pos + TFP_PINYIN_LETTERS_CHUNK;
+			while (end < len && (unsigned char) s[end - 1] >= 0x80)
+				end++;
+		}
+		n += tfp_pinyin_letters(s + pos, end - pos, out + n);
+		pos = end;
+		if (tick)
+			tick();
+	}
+	return n;
+}
+
+size_t
 tfp_pinyin_letters(const char *s, size_t len, char *out)
 {
 	const uint8_t *p = (const uint8_t *) s;

@@ -57,6 +57,16 @@ extern size_t tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags,
  */
 extern size_t tfp_pinyin_letters(const char *s, size_t len, char *out);
 
+/*
+ * The same in chunks of TFP_PINYIN_LETTERS_CHUNK bytes, each ending just
+ * after an ASCII byte (no phrase spans an ASCII character, so the letters
+ * are those of one call), tick (if not NULL) called after each: the letters
+ * of a long text with interrupt checks.
+ */
+#define TFP_PINYIN_LETTERS_CHUNK (1024 * 1024)
+extern size_t tfp_pinyin_letters_ticked(const char *s, size_t len, char *out,
+										void (*tick) (void));
+
 /* 1 (default): tfp_pinyin_letters() takes its fast path over runs of 3-byte
  * characters; 0: only the general code, which gives the same letters (for
  * tests). */

@@ -19,46 +19,23 @@
 #include "tfp_pinyin.h"
 #include "pinyin.h"
 
-/* Bytes converted per call of the core between interrupt checks. */
-#define CHUNK (1024 * 1024)
-
 /* Texts up to this size get their pinyin in one pass into a guessed buffer. */
 #define PINYIN_GUESS_MAX (64 * 1024 * 1024)
-
-/*
- * Letters of a UTF-8 text, converted chunk by chunk with interrupt checks.
- * A chunk ends just after an ASCII byte: no phrase of the phrase table spans
- * an ASCII character (phrases are Han only), so splitting there gives the
- * same letters as one call.
- */
-static char *
-text_letters(const char *s, size_t len, size_t *n)
-{
-	char	   *l = palloc_extended(len + 1, MCXT_ALLOC_HUGE);
-	size_t		pos = 0;
-
-	*n = 0;
-	while (pos < len)
-	{
-		size_t		end = len;
-
-		if (len - pos > CHUNK)
-		{
-			end = pos + CHUNK;
-			while (end < len && (unsigned char) s[end - 1] >= 0x80)
-				end++;
-		}
-		*n += tfp_pinyin_letters(s + pos, end - pos, l + *n);
-		pos = end;
-		CHECK_FOR_INTERRUPTS();
-	}
-	return l;
-}
 
 static void
 tick(void)
 {
 	CHECK_FOR_INTERRUPTS();
+}
+
+/* letters of a UTF-8 text (palloc'd), chunk by chunk with interrupt checks */
+static char *
+text_letters(const char *s, size_t len, size_t *n)
+{
+	char	   *l = palloc_extended(len + 1, MCXT_ALLOC_HUGE);
+
+	*n = tfp_pinyin_letters_ticked(s, len, l, tick);
+	return l;
 }
 
 /* the pinyin of a UTF-8 text (palloc'd, NUL-terminated, *n bytes) */
