@@ -32,7 +32,8 @@ hstep(uint64_t h, uint32_t x)
  * Units (steps 1-2)
  *
  * Fast paths, each giving what the general code gives: ASCII through a
- * table of its classes (A-Z folded); and the code points of the CJK blocks
+ * table of its classes (A-Z folded), without spans in two streams at once
+ * (ascii_keys); and the code points of the CJK blocks
  * that fold to one han character, through a table of the key of the unit
  * made of that character alone (built on first use), so that a Chinese
  * character costs a decode and a load.  A mark after such a character
@@ -48,25 +49,37 @@ enum
 								 * ideographs, full-width forms: the rest
 								 * of the BMP */
 #define FAST_HI		0x10000
-#define FAST_N		(FAST_HI - FAST_LO)
+#define FAST_N		FAST_HI		/* the table is indexed by the code point
+								 * (0 below FAST_LO): any three-byte
+								 * sequence's bits are an index */
 #define FAST_SEP	UINT64_C(1) /* the entry of a code point that folds to
 								 * separators only */
 
 static const unsigned FOLD_ALL = TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN;
 
-/* [reading][cp - FAST_LO (or its place after the first block)]: the key of
+/* [reading][cp]: for cp in [FAST_LO, FAST_HI), the key of
  * the unit of cp alone if cp folds to one han code point, FAST_SEP if it
  * folds to separators only, 0 if it takes the general path;
  * ascii_cls[c]: the class of ASCII c */
 static uint64_t fast_key[2][FAST_N];
 static uint8_t ascii_cls[128];
 static uint8_t word_byte[256];	/* an ASCII word character folded, else 0 */
+
+/* a step of the keys-only ASCII loop for byte b < 128 (ascii_keys):
+ * {all ones, c M} for a word byte that folds to c, {0, TFP_PK_WORD} for a
+ * separator */
+typedef struct wstep
+{
+	uint64_t	mask,
+				add;
+} wstep;
+static wstep wsteps[128];
 static int	fast_ready = 0;
 
 static inline int
 fast_index(uint32_t cp)
 {
-	return cp - FAST_LO < (uint32_t) FAST_N ? (int) (cp - FAST_LO) : -1;
+	return cp - FAST_LO < (uint32_t) (FAST_HI - FAST_LO) ? (int) cp : -1;
 }
 
 /* K of a reading: TFP_PK_READING folded over its bytes */
@@ -96,6 +109,8 @@ fast_init(void)
 		ascii_cls[c] = (uint8_t) tfp_cp_class_inline(c);
 		if (ascii_cls[c] == TFP_CC_WORD)
 			word_byte[c] = (uint8_t) (c - 'A' < 26u ? c + ('a' - 'A') : c);
+		wsteps[c].mask = word_byte[c] ? ~UINT64_C(0) : 0;
+		wsteps[c].add = word_byte[c] ? (uint64_t) word_byte[c] * TFP_PK_MUL : TFP_PK_WORD;
 	}
 	for (uint32_t cp = FAST_LO; cp < FAST_HI; cp++)
 	{
@@ -313,8 +328,10 @@ put_unit(utok *k, uint64_t key, uint32_t start, uint32_t end, int han, int spans
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
 #else
 #define ALWAYS_INLINE inline
+#define NOINLINE
 #endif
 
 /* the words put at [from, to) of the batch: their keys from their H */
@@ -326,6 +343,152 @@ word_keys(utok *k, size_t from, size_t to)
 		k->keys[j] = tfp_fmix64(k->keys[j]);
 		k->lens[j] = 2;
 	}
+}
+
+/*
+ * One byte b < 128 of a stream of the keys-only ASCII loop.  H after a
+ * word byte c is (H + c) M = H M + c M and after a separator TFP_PK_WORD,
+ * which is what H is while no word is open: so H' = (H & mask) M + add.  A
+ * word's H is stored at keys[nb] at every step, and nb moves past it when
+ * a separator ends the word (inw: all ones while a word is open).
+ */
+static inline void
+ascii_step(uint64_t *h, uint64_t *inw, size_t *nb, uint64_t *keys, unsigned b)
+{
+	const wstep *e = &wsteps[b];
+
+	keys[*nb] = *h;
+	*nb += *inw & ~e->mask & 1;
+	*h = (*h & e->mask) * TFP_PK_MUL + e->add;
+	*inw = e->mask;
+}
+
+/* the first byte at or after pos (before end) that is not ASCII, or end */
+static inline size_t
+ascii_end(const unsigned char *s, size_t pos, size_t end)
+{
+	uint64_t	x;
+
+	while (pos + 8 <= end)
+	{
+		memcpy(&x, s + pos, 8);
+		if (x & UINT64_C(0x8080808080808080))
+			break;
+		pos += 8;
+	}
+	while (pos < end && s[pos] < 0x80)
+		pos++;
+	return pos;
+}
+
+/*
+ * The keys-only tokenizer's ASCII bytes from pos (an ASCII byte) up to the
+ * first that is not ASCII or end, whose position it returns, with the open
+ * word's H in *hp (TFP_PK_WORD if none) and *inwp.  The chain from H to H
+ * (an and, a multiplication and an addition a byte) bounds the loop, so a
+ * chunk of a long run is read as two streams at once: the first up to and with the
+ * first separator after the chunk's middle (which ends any word open
+ * there), the second after it, from no open word; the second stream's
+ * words are put after the first's.  A chunk of L bytes ends at most
+ * (L + 1) / 2 words (each needs a separator after a word byte), so a chunk
+ * is at most 2 (room - 1) bytes and the batch never overflows in it.
+ */
+static NOINLINE size_t
+ascii_keys(utok *k, const unsigned char *s, size_t pos, size_t end, uint64_t *hp,
+		   uint64_t *inwp)
+{
+	uint64_t	h = *hp,
+				inw = *inwp;
+	uint64_t	tmp[TFP_PASSAGE_BATCH];
+
+	/*
+	 * a short run first (most of them in Chinese text: a number, a space),
+	 * one stream up to the first byte that is not ASCII, 32 bytes at most
+	 * (16 words)
+	 */
+	{
+		size_t		nb = k->nbuf,
+					lim = end - pos < 32 ? end : pos + 32;
+
+		if (TFP_PASSAGE_BATCH - nb < 24)
+		{
+			utok_flush(k);
+			nb = 0;
+		}
+		/* the key K = fmix64(H) stored at every step: no loop after */
+		for (; pos < lim && s[pos] < 0x80; pos++)
+		{
+			const wstep *e = &wsteps[s[pos]];
+
+			k->keys[nb] = tfp_fmix64(h);
+			k->lens[nb] = 2;
+			nb += inw & ~e->mask & 1;
+			h = (h & e->mask) * TFP_PK_MUL + e->add;
+			inw = e->mask;
+		}
+		k->nbuf = nb;
+		if (pos < lim || pos == end)
+		{
+			*hp = h;
+			*inwp = inw;
+			return pos;
+		}
+	}
+	end = ascii_end(s, pos, end);
+	while (pos < end)
+	{
+		size_t		nb = k->nbuf,
+					nb0 = nb,
+					room = TFP_PASSAGE_BATCH - nb,
+					cend,
+					q;
+		uint64_t   *keys = k->keys;
+
+		if (room < 16)
+		{
+			k->nbuf = nb;
+			utok_flush(k);
+			continue;
+		}
+		cend = end - pos < 2 * (room - 1) ? end : pos + 2 * (room - 1);
+		/* the split: the first separator at or after the middle */
+		for (q = pos + (cend - pos) / 2; q < cend && word_byte[s[q]] != 0; q++)
+			;
+		if (cend - pos >= 32 && q + 1 < cend)
+		{
+			const unsigned char *a = s + pos,
+					   *b = s + q + 1;
+			size_t		la = q + 1 - pos,
+						lb = cend - (q + 1),
+						n = la < lb ? la : lb,
+						nbb = 0;
+			uint64_t	hb = TFP_PK_WORD,
+						ib = 0;
+
+			for (size_t i = 0; i < n; i++)
+			{
+				ascii_step(&h, &inw, &nb, keys, a[i]);
+				ascii_step(&hb, &ib, &nbb, tmp, b[i]);
+			}
+			for (size_t i = n; i < la; i++)
+				ascii_step(&h, &inw, &nb, keys, a[i]);
+			for (size_t i = n; i < lb; i++)
+				ascii_step(&hb, &ib, &nbb, tmp, b[i]);
+			memcpy(keys + nb, tmp, nbb * sizeof(uint64_t));
+			nb += nbb;
+			h = hb;
+			inw = ib;
+		}
+		else
+			for (size_t i = pos; i < cend; i++)
+				ascii_step(&h, &inw, &nb, keys, s[i]);
+		word_keys(k, nb0, nb);
+		k->nbuf = nb;
+		pos = cend;
+	}
+	*hp = h;
+	*inwp = inw;
+	return end;
 }
 
 /* spans: 0 when only the keys are wanted (a constant: two versions) */
@@ -385,6 +548,22 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 					utok_close(k);
 					h = TFP_PK_WORD;
 					start = pos;
+				}
+				if (!spans)
+				{
+					uint64_t	inwm = ~UINT64_C(0);
+					size_t		aend = ascii_keys(k, s, pos, end, &h, &inwm);
+
+					k->kind = K_NONE;
+					if (inwm)
+					{
+						/* without spans, start and end are not kept */
+						k->kind = K_WORD;
+						k->h = h;
+						k->start = k->end = (uint32_t) aend;
+					}
+					pos = aend;
+					continue;
 				}
 				nb = nb0 = k->nbuf;
 				for (; pos < end && s[pos] < 0x80; pos++)
@@ -456,28 +635,40 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 				{
 					uint32_t	w;
 
-					if (key != 0)
+					if (spans)
 					{
-						k->keys[nb] = key;
-						k->lens[nb] = 1;
-						if (spans)
+						if (key != 0)
 						{
+							k->keys[nb] = key;
+							k->lens[nb] = 1;
 							k->starts[nb] = (uint32_t) start;
 							k->ends[nb] = (uint32_t) (start + 3);
+							nb++;
 						}
-						if (++nb == TFP_PASSAGE_BATCH)
+						key = 0;
+						if (e != FAST_SEP)
 						{
-							k->nbuf = nb;
-							utok_flush(k);
-							nb = 0;
+							key = e;
+							start = pos;
+							ocp = c;
 						}
 					}
-					key = 0;
-					if (e != FAST_SEP)
+					else
 					{
-						key = e;
-						start = pos;
-						ocp = c;
+						/* no branch on where separators are: the key is
+						 * stored at every step, kept if there is one (the
+						 * open unit's place and code point are found after
+						 * the run) */
+						k->keys[nb] = key;
+						k->lens[nb] = 1;
+						nb += key != 0;
+						key = e != FAST_SEP ? e : 0;
+					}
+					if (nb == TFP_PASSAGE_BATCH)
+					{
+						k->nbuf = nb;
+						utok_flush(k);
+						nb = 0;
 					}
 					pos += 3;
 					/* the next code point, if a fast one: its entry, else stop */
@@ -487,10 +678,19 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 					if ((w & 0xC0C0F0) != 0x8080E0)
 						break;
 					c = ((w & 0x0F) << 12) | ((w >> 2) & 0x0FC0) | ((w >> 16) & 0x3F);
-					if (c - FAST_LO >= (uint32_t) FAST_N || (e = fk[c - FAST_LO]) == 0)
+					if ((e = fk[c]) == 0)
 						break;
 				}
 				k->nbuf = nb;
+				if (key != 0 && !spans)
+				{
+					/* the open unit is the last code point read */
+					const unsigned char *o = s + pos - 3;
+
+					start = pos - 3;
+					ocp = ((uint32_t) (o[0] & 0x0F) << 12) | ((uint32_t) (o[1] & 0x3F) << 6) |
+						(o[2] & 0x3F);
+				}
 				if (key != 0)
 				{
 					k->kind = K_HANFAST;
@@ -651,14 +851,20 @@ emit_ready(winnow *st, int all)
 			   *S = st->S - base,
 			   *grams = st->grams - base,
 			   *bpow = st->bpow;
+	const uint8_t *glen = st->glen - base;
+	const uint64_t *pend = st->pend;
+	const uint32_t npend = st->npend;
+	const size_t capout = st->sink ? st->capout : SIZE_MAX;
 	tfp_pseed  *out = st->out;
 	size_t		nout = st->nout;
 	uint32_t	i = 0;
 
-	for (; i < st->npend; i++)
+	/* (the state in locals: stores to out may not alias it, and the
+	 * build does not assume strict aliasing) */
+	for (; i < npend; i++)
 	{
-		uint64_t	p = st->pend[i],
-					e = p + st->glen[p - base],
+		uint64_t	p = pend[i],
+					e = p + glen[p],
 					l,
 					r;
 		tfp_pseed  *o;
@@ -679,7 +885,7 @@ emit_ready(winnow *st, int all)
 		o->left = ctx_of(S[p] - S[l] * bpow[p - l], (int) (p - l));
 		o->right = ctx_of(S[r] - S[e] * bpow[r - e], (int) (r - e));
 		o->pad = 0;
-		if (st->sink && nout == st->capout)
+		if (nout == capout)
 		{
 			st->sink(st->arg, out, nout);
 			nout = 0;
@@ -709,11 +915,10 @@ emit_ready(winnow *st, int all)
  * again (about 2 / (w + 1) of the windows).  Three loops over the batch,
  * each with its state in registers; indices relative to base.
  */
-static void
-winnow_units(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n)
+static ALWAYS_INLINE void
+winnow_units_kw(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n,
+				const uint64_t k, const uint64_t w)
 {
-	const uint64_t k = (uint64_t) st->k,
-				w = (uint64_t) st->w;
 	uint64_t   *restrict P;
 	uint64_t   *restrict S;
 	uint64_t   *restrict grams;
@@ -743,17 +948,33 @@ winnow_units(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n)
 	u0 = st->n - base;
 	N = u0 + n;
 
-	/* the prefix sums */
+	/*
+	 * The prefix sums, two units a step: S(u + 2) = S(u) B^2 + (K(u) B +
+	 * K(u + 1)), one multiplication on the chain from S to S per two units
+	 * (the same values, mod 2^64, as one unit a step)
+	 */
 	{
+		const uint64_t B = TFP_PK_MUL,
+					B2 = TFP_PK_MUL * TFP_PK_MUL;
 		uint64_t	p = P[u0],
 					s = S[u0];
+		size_t		i = 0;
 
-		for (size_t i = 0; i < n; i++)
+		for (; i + 2 <= n; i += 2)
 		{
-			p += lens[i];
-			s = s * TFP_PK_MUL + in[i];
-			P[u0 + i + 1] = p;
-			S[u0 + i + 1] = s;
+			const uint64_t s1 = s * B + in[i];
+
+			s = s * B2 + (in[i] * B + in[i + 1]);
+			P[u0 + i + 1] = p + lens[i];
+			p += lens[i] + lens[i + 1];
+			P[u0 + i + 2] = p;
+			S[u0 + i + 1] = s1;
+			S[u0 + i + 2] = s;
+		}
+		if (i < n)
+		{
+			P[u0 + i + 1] = p + lens[i];
+			S[u0 + i + 1] = s * B + in[i];
 		}
 	}
 
@@ -764,14 +985,31 @@ winnow_units(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n)
 		uint64_t	j = st->kdone - base;
 
 		k0 = j;
-		for (uint64_t e = u0 + 1; e <= N; e++)
-			for (; P[e] - P[j] >= k; j++)
-			{
-				const uint64_t m = e - j;
+		/*
+		 * the k-grams complete now are the starts j with P(N) - P(j) >= k;
+		 * each ends at the first e with P(e) - P(j) >= k, which is between
+		 * j + ceil(k / 2) (all words) and j + k (all han units) and at most
+		 * N: found in floor(k / 2) steps of a fixed count, no branch on
+		 * the lengths
+		 */
+		{
+			const uint64_t PN = P[N],
+						m0 = (k + 1) / 2,
+						steps = k / 2;
 
+			for (; PN - P[j] >= k; j++)
+			{
+				const uint64_t pj = P[j];
+				uint64_t	e = j + m0,
+							m;
+
+				for (uint64_t t = 0; t < steps; t++)
+					e += P[e] - pj < k;
+				m = e - j;
 				grams[j] = (S[e] - S[j] * bpow[m]) ^ (gk + (m << 8));
 				glen[j] = (uint8_t) m;
 			}
+		}
 		k1 = j;
 	}
 
@@ -822,6 +1060,17 @@ winnow_units(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n)
 	st->kdone = k1 + base;
 	if (st->npend > 0)
 		emit_ready(st, 0);
+}
+
+/* the default k and w as constants (the fixed-count loops on them
+ * unrolled), other options as they are */
+static void
+winnow_units(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n)
+{
+	if (st->k == TFP_PASSAGE_DEFAULT_K && st->w == TFP_PASSAGE_DEFAULT_W)
+		winnow_units_kw(st, in, lens, n, TFP_PASSAGE_DEFAULT_K, TFP_PASSAGE_DEFAULT_W);
+	else
+		winnow_units_kw(st, in, lens, n, (uint64_t) st->k, (uint64_t) st->w);
 }
 
 static void

@@ -181,7 +181,8 @@ extern uint64_t tfp_passage_seeds(const char *s, size_t len,
 								  void (*tick) (void), uint64_t *nunits);
 
 /*
- * The same over units already read (keys[0..n) and their lengths, 1 or 2;
+ * The same over units already read (keys[0..n) and their lengths, 1 or 2
+ * (the k-gram search relies on it: nothing else is a unit's length);
  * lens NULL: all 1), into out, which has room for n entries (a text has at
  * most one seed per k-gram); returns how many.  tfp_passage_seeds(s)
  * equals this over the units of tfp_passage_units(s) (length 1 for han

@@ -388,6 +388,53 @@ test_reference(void)
 		  "of han units and words) on 3,600 random unit sequences, ties included, k 1-16, w 1-64, runs of either across batches");
 }
 
+/*
+ * The two paths over text s: tfp_passage_seeds (the keys-only tokenizer,
+ * streamed) against tfp_passage_winnow_len over the units of
+ * tfp_passage_units (the tokenizer with spans); 1 if they give the same
+ * seeds, in increasing unit order.  *maxbatch: the largest batch seen.
+ */
+static int
+same_both_paths(const char *s, size_t len, const tfp_passage_opts *o, size_t *maxbatch)
+{
+	ubuf		u = {0};
+	sbuf		sb = {0};
+	uint64_t	nunits = 0,
+				total;
+	uint64_t   *keys;
+	uint8_t    *lens;
+	tfp_pseed  *x;
+	size_t		nx;
+	int			ok;
+
+	tfp_passage_units(s, len, o->reading, usink, &u, NULL);
+	keys = malloc((u.n + 1) * sizeof(uint64_t));
+	lens = malloc(u.n + 1);
+	x = malloc((u.n + 1) * sizeof(tfp_pseed));
+	for (size_t i = 0; i < u.n; i++)
+	{
+		keys[i] = u.u[i].key;
+		lens[i] = u.u[i].han ? 1 : 2;
+	}
+	nx = tfp_passage_winnow_len(keys, lens, u.n, o, x);
+	total = tfp_passage_seeds(s, len, o, ssink, &sb, NULL, &nunits);
+	ok = nunits == u.n && total == sb.n && same_seeds(x, nx, sb.s, sb.n);
+	for (size_t i = 1; ok && i < sb.n; i++)
+		ok = sb.s[i].unit > sb.s[i - 1].unit;
+	if (!ok)
+		printf("# %zu bytes, k=%d w=%d reading=%d: %llu units, the spans path %zu; %llu seeds, %zu\n",
+			   len, o->k, o->w, o->reading, (unsigned long long) nunits, u.n,
+			   (unsigned long long) total, nx);
+	if (maxbatch && sb.maxbatch > *maxbatch)
+		*maxbatch = sb.maxbatch;
+	free(keys);
+	free(lens);
+	free(x);
+	free(u.u);
+	free(sb.s);
+	return ok;
+}
+
 static void
 test_streaming(void)
 {
@@ -398,41 +445,103 @@ test_streaming(void)
 	{
 		char	   *s = rand_text(1 + rnd(3000));
 		tfp_passage_opts o = {1 + rnd(8), 1 + rnd(20), rnd(2)};
-		ubuf		u = {0};
-		sbuf		sb = {0};
-		uint64_t	nunits = 0,
-					total;
-		uint64_t   *keys;
-		uint8_t    *lens;
-		tfp_pseed  *x;
-		size_t		nx;
 
-		tfp_passage_units(s, strlen(s), o.reading, usink, &u, NULL);
-		keys = malloc((u.n + 1) * sizeof(uint64_t));
-		lens = malloc(u.n + 1);
-		x = malloc((u.n + 1) * sizeof(tfp_pseed));
-		for (size_t i = 0; i < u.n; i++)
-		{
-			keys[i] = u.u[i].key;
-			lens[i] = u.u[i].han ? 1 : 2;
-		}
-		nx = tfp_passage_winnow_len(keys, lens, u.n, &o, x);
-		total = tfp_passage_seeds(s, strlen(s), &o, ssink, &sb, NULL, &nunits);
-		ok = nunits == u.n && total == sb.n && same_seeds(x, nx, sb.s, sb.n);
-		for (size_t i = 1; ok && i < sb.n; i++)
-			ok = sb.s[i].unit > sb.s[i - 1].unit;
-		if (sb.maxbatch > maxbatch)
-			maxbatch = sb.maxbatch;
-		free(keys);
-		free(lens);
-		free(x);
-		free(u.u);
-		free(sb.s);
+		ok = same_both_paths(s, strlen(s), &o, &maxbatch);
 		free(s);
 	}
 	check(ok, "tfp_passage_seeds equals tfp_passage_winnow_len over the units of tfp_passage_units "
 		  "(200 texts, random options), seeds in increasing unit order");
 	check(maxbatch <= TFP_PASSAGE_BATCH && maxbatch > 0, "seeds come in batches of at most TFP_PASSAGE_BATCH");
+}
+
+/*
+ * Text mostly ASCII, the keys-only tokenizer's two-stream loop and its
+ * short-run loop (tfp_passage_seeds) against the byte loop with spans
+ * (tfp_passage_units): runs of a few bytes to a few thousand, words of 1
+ * to 700 characters (longer than a chunk, than a batch's room), digits,
+ * capitals, every ASCII separator, runs of separators, Han and accented
+ * letters between runs, a word open when a run ends.
+ */
+static char *
+rand_ascii_text(size_t *lenp)
+{
+	size_t		cap = 40000,
+				len = 0,
+				target = 1 + rnd(20000);
+	char	   *buf = malloc(cap + 800);
+
+	while (len < target)
+	{
+		uint32_t	r = rnd(100);
+
+		if (r < 60)
+		{
+			/* a word: usually short, sometimes very long */
+			size_t		n = rnd(10) == 0 ? 1 + rnd(700) : 1 + rnd(12);
+
+			for (size_t i = 0; i < n; i++)
+			{
+				uint32_t	c = rnd(64);
+
+				buf[len++] = c < 26 ? 'a' + c : c < 52 ? 'A' + (c - 26) : c < 62 ? '0' + (c - 52) : 'z';
+			}
+		}
+		else if (r < 90)
+		{
+			/* separators: one, or a run of them */
+			size_t		n = rnd(4) == 0 ? 1 + rnd(40) : 1;
+
+			for (size_t i = 0; i < n; i++)
+			{
+				char		c = (char) (1 + rnd(127));
+
+				/* any ASCII byte that is not a word character */
+				if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+					c = ' ';
+				buf[len++] = c;
+			}
+		}
+		else
+		{
+			static const char *const other[] = {"的", "學", "é", "ß", "\xcc\x81", "，", "Ｗ", "\xff"};
+			const char *o = other[rnd(sizeof(other) / sizeof(other[0]))];
+
+			memcpy(buf + len, o, strlen(o));
+			len += strlen(o);
+		}
+	}
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
+static void
+test_streaming_ascii(void)
+{
+	int			ok = 1;
+	size_t		longest = 0;
+
+	for (int t = 0; t < 300 && ok; t++)
+	{
+		size_t		len,
+					run = 0;
+		char	   *s = rand_ascii_text(&len);
+		tfp_passage_opts o = {1 + rnd(8), 1 + rnd(20), rnd(2)};
+
+		for (size_t i = 0; i < len; i++)
+		{
+			run = (unsigned char) s[i] < 0x80 ? run + 1 : 0;
+			if (run > longest)
+				longest = run;
+		}
+		if (t % 3 == 0)
+			o = (tfp_passage_opts) {TFP_PASSAGE_DEFAULT_K, TFP_PASSAGE_DEFAULT_W, 1};
+		ok = same_both_paths(s, len, &o, NULL);
+		free(s);
+	}
+	check(ok && longest > 2000,
+		  "keys-only ASCII loops (two streams, short runs) equal the byte loop: 300 mostly "
+		  "ASCII texts, runs up to thousands of bytes, words up to 700 characters");
 }
 
 /*
@@ -733,6 +842,7 @@ main(void)
 	test_units();
 	test_reference();
 	test_streaming();
+	test_streaming_ascii();
 	test_guarantee();
 	test_text_guarantee();
 	test_density();
