@@ -33,7 +33,7 @@ static tfp_align_env env = {check_alloc, check_free, &live_allocs, count_tick};
 static tfp_align_opts
 opts(int min_length, int seed, int max_gap)
 {
-	tfp_align_opts o = {min_length, seed, max_gap, TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN};
+	tfp_align_opts o = {min_length, seed, max_gap, TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN, 0};
 
 	return o;
 }
