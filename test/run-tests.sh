@@ -527,7 +527,7 @@ run_tap() {
     tapdir=$TFP_TMP/tap
     mkdir -p "$tapdir/tmp_check/log" "$tapdir/tmp"
     # (not test/unit: the sanitizer build may be writing there right now)
-    tar -C "$TFP_ROOT" --exclude=./test/bench/out --exclude=./test/unit -cf - ./test | tar -C "$tapdir" -xf - ||
+    tfp_tar_create -C "$TFP_ROOT" --exclude=./test/bench/out --exclude=./test/unit ./test | tar -C "$tapdir" -xf - ||
         { broke tap "cannot copy test/"; return; }
     tfp_chown_pg "$tapdir"
     pgxs_perl=$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/perl

@@ -26,6 +26,10 @@
 #   TFP_NO_BITCODE=1    build no LLVM bitcode (set by the default test run)
 #   COPT, PROFILE       passed to make as usual for PGXS (e.g. COPT=-Werror)
 
+# the copies of source trees (tfp_tar_create, tfp_copy_tree)
+# shellcheck source-path=SCRIPTDIR source=roots.sh
+. "$(dirname "${BASH_SOURCE[0]}")/roots.sh"
+
 # Debian packages the harness needs.  Scripts may append before calling
 # tfp_install_deps, e.g.  TFP_DEB_PACKAGES+=" opencc nodejs"
 # (C.UTF-8 is built into Debian 12's libc-bin; no locales package needed.)
