@@ -408,6 +408,7 @@ ascii_keys(utok *k, const unsigned char *s, size_t pos, size_t end, uint64_t *hp
 	 */
 	{
 		size_t		nb = k->nbuf,
+					nb0,
 					lim = end - pos < 32 ? end : pos + 32;
 
 		if (TFP_PASSAGE_BATCH - nb < 24)
@@ -415,17 +416,10 @@ ascii_keys(utok *k, const unsigned char *s, size_t pos, size_t end, uint64_t *hp
 			utok_flush(k);
 			nb = 0;
 		}
-		/* the key K = fmix64(H) stored at every step: no loop after */
+		nb0 = nb;
 		for (; pos < lim && s[pos] < 0x80; pos++)
-		{
-			const wstep *e = &wsteps[s[pos]];
-
-			k->keys[nb] = tfp_fmix64(h);
-			k->lens[nb] = 2;
-			nb += inw & ~e->mask & 1;
-			h = (h & e->mask) * TFP_PK_MUL + e->add;
-			inw = e->mask;
-		}
+			ascii_step(&h, &inw, &nb, k->keys, s[pos]);
+		word_keys(k, nb0, nb);
 		k->nbuf = nb;
 		if (pos < lim || pos == end)
 		{
@@ -902,9 +896,9 @@ emit_ready(winnow *st, int all)
 
 /*
  * Read n <= WBATCH more units of lengths lens.  Unit u brings P(u + 1) and
- * S(u + 1); it completes the k-grams j (one or two, or none) with P(u + 1)
- * - P(j) >= k, and as they were not complete before, each ends at e = u +
- * 1: its hash is S(e) - S(j) B^(e-j) in one step.  Each k-gram completed
+ * S(u + 1); the batch completes the k-grams j with P(N) - P(j) >= k that
+ * were not complete before, each ending at the first e with P(e) - P(j) >=
+ * k: its hash is S(e) - S(j) B^(e-j) in one step.  Each k-gram completed
  * (kdone, the first start whose k-gram is not complete, moving past it)
  * makes evaluable the windows i with P(kdone) - P(i) >= w, and for the same
  * reason each such window's k-grams are exactly the starts [i, kdone).  At
@@ -948,33 +942,17 @@ winnow_units_kw(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n,
 	u0 = st->n - base;
 	N = u0 + n;
 
-	/*
-	 * The prefix sums, two units a step: S(u + 2) = S(u) B^2 + (K(u) B +
-	 * K(u + 1)), one multiplication on the chain from S to S per two units
-	 * (the same values, mod 2^64, as one unit a step)
-	 */
+	/* the prefix sums */
 	{
-		const uint64_t B = TFP_PK_MUL,
-					B2 = TFP_PK_MUL * TFP_PK_MUL;
 		uint64_t	p = P[u0],
 					s = S[u0];
-		size_t		i = 0;
 
-		for (; i + 2 <= n; i += 2)
+		for (size_t i = 0; i < n; i++)
 		{
-			const uint64_t s1 = s * B + in[i];
-
-			s = s * B2 + (in[i] * B + in[i + 1]);
-			P[u0 + i + 1] = p + lens[i];
-			p += lens[i] + lens[i + 1];
-			P[u0 + i + 2] = p;
-			S[u0 + i + 1] = s1;
-			S[u0 + i + 2] = s;
-		}
-		if (i < n)
-		{
-			P[u0 + i + 1] = p + lens[i];
-			S[u0 + i + 1] = s * B + in[i];
+			p += lens[i];
+			s = s * TFP_PK_MUL + in[i];
+			P[u0 + i + 1] = p;
+			S[u0 + i + 1] = s;
 		}
 	}
 
