@@ -23,9 +23,7 @@ Z1=$(zof m1); Z=$(zof m)
 while [ $# -ge 2 ]; do
     n=$((n + 1))
     set_in=$(readlink -f "$1"); out=$(readlink -f "$2"); shift 2
-    mkdir -p "$TFP_TMP/f"; cut -f1-8 "$set_in" > "$TFP_TMP/f/set$n.tsv"; tfp_chown_pg "$TFP_TMP/f"
     tfp_log "features of $set_in"
-    tfp_psql -c "CREATE TABLE p$n (pair_id int PRIMARY KEY, split text, kind text, lang text, label text, book text, a text, b text)" \
-             -c "\\copy p$n FROM '$TFP_TMP/f/set$n.tsv'"
+    tfp_load_pair_set "$n" "$set_in"
     tfp_psql -c "\\copy (SELECT pair_id, array_to_string(textfp_match_features(a, b), E'\\t'), m1.verdict, $Z1, m.verdict, $Z FROM p$n, LATERAL textfp_match(a, b, model => 1) m1, LATERAL textfp_match(a, b) m ORDER BY pair_id) TO '$out'"
 done

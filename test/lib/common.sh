@@ -456,6 +456,14 @@ jit = off" tfp_setup_cluster || return 1
     echo "== machine: $(nproc) cores (shared with other jobs), $(uname -m); PostgreSQL $(tfp_psql -Atc 'SHOW server_version')"
 }
 
+# Table p<N> of a labelled set of pairs (tools/make_match_set*.py: pair_id
+# split kind lang label book a b, the columns after b ignored).
+tfp_load_pair_set() { # N SET.tsv
+    mkdir -p "$TFP_TMP/f"; cut -f1-8 "$2" > "$TFP_TMP/f/set$1.tsv"; tfp_chown_pg "$TFP_TMP/f"
+    tfp_psql -c "CREATE TABLE p$1 (pair_id int PRIMARY KEY, split text, kind text, lang text, label text, book text, a text, b text)" \
+             -c "\\copy p$1 FROM '$TFP_TMP/f/set$1.tsv'"
+}
+
 # SQL in a new session under psql's \timing: prints "ms|output", ms the sum
 # of every statement's time (sum) or the last statement's (last: the ones
 # before it set up).
