@@ -634,10 +634,22 @@ unmount_other_roots() {
     done
 }
 
+# The counts of the last "N passed, N failed" line of a log ("0 0" if none
+# or no log), as "passed failed".
+last_counts() { # LOG
+    local last
+    last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$1" 2>/dev/null | tail -1)
+    if [ -n "$last" ]; then
+        echo "${last%% passed*} $(echo "${last#*passed, }" | cut -d' ' -f1)"
+    else
+        echo "0 0"
+    fi
+}
+
 # Wait for the other versions, print their output, add their counts.
 collect_other_versions() {
     [ -n "$OTHER_DIR" ] || return 0
-    local major rc last p f
+    local major rc p f
     wait
     for major in $OTHER_VERSIONS; do
         echo "== PostgreSQL $major (test/run-pg.sh $major $OTHER_ARGS)"
@@ -648,9 +660,7 @@ collect_other_versions() {
             skipped "pg$major" "PostgreSQL $major" "its Debian root could not be made here: $(tail -n 1 "$OTHER_DIR/prepare$major" 2>/dev/null)"
             continue
         fi
-        last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$OTHER_DIR/log$major" 2>/dev/null | tail -1)
-        p=0 f=0
-        if [ -n "$last" ]; then p=${last%% passed*}; f=${last#*passed, }; f=${f%% failed*}; fi
+        read -r p f < <(last_counts "$OTHER_DIR/log$major")
         # a run that failed without a failing test (build, setup) counts as one
         [ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
         if [ "$f" != 0 ]; then
@@ -694,13 +704,12 @@ start_package() {
 }
 collect_package() {
     [ -n "$PACKAGE_LOG" ] || return 0
-    local rc last p=0 f=0
+    local rc p f
     wait "$PACKAGE_PID"
     echo "== the Debian package (test/package.sh)"
     cat "$PACKAGE_LOG"
     rc=$(cat "$PACKAGE_LOG.rc" 2>/dev/null || echo 1)
-    last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$PACKAGE_LOG" | tail -1)
-    if [ -n "$last" ]; then p=${last%% passed*}; f=${last#*passed, }; f=${f%% failed*}; fi
+    read -r p f < <(last_counts "$PACKAGE_LOG")
     if [ "$rc" = 3 ]; then
         skipped package "the Debian package's clean root" "$(grep '^package.sh:' "$PACKAGE_LOG" | tail -1)"
     elif [ "$rc" != 0 ] && [ "$f" = 0 ]; then
