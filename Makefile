@@ -32,14 +32,14 @@ OBJS        = $(patsubst %.c,%.o,$(CORE_SRCS) $(PG_SRCS))
 # update scripts between them (textfp--1.0--1.1.sql, ...).  The update from
 # PREVVERSION to EXTVERSION is its hand-written head (what it drops or
 # changes of the release before) followed by the fragments of the objects it
-# redefines and of those it adds (1.3: 83, minhash_similar's support
-# function).  Once EXTVERSION is released, upgrade/ holds
+# redefines and of those it adds (1.3: 64b, textfp_check_arrivals, and 83,
+# minhash_similar's support function).  Once EXTVERSION is released, upgrade/ holds
 # frozen copies of both built scripts, and tools/check_release.sh fails if
 # the fragments no longer make exactly those bytes: a change of SQL objects
 # after a release is a new version.  Every path is tested by
 # test/t/100_upgrade.pl.
 FRAGMENTS     = $(sort $(wildcard src/sql/*.sql))
-FRAGMENTS_NEW = src/sql/83_minhash_citus.sql
+FRAGMENTS_NEW = src/sql/64b_check_arrivals.sql src/sql/83_minhash_citus.sql
 UPDATE_SQL  = $(EXTENSION)--$(PREVVERSION)--$(EXTVERSION).sql
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql $(UPDATE_SQL)
 # every frozen script but the two the fragments build

@@ -1,8 +1,9 @@
 -- textfp 1.2 -> 1.3, the hand-written part; the Makefile appends the
--- install-script fragments 1.3 adds (src/sql/83: minhash_similar's support
--- function, which refuses a textfp.minhash_threshold that would not reach
--- the Citus workers) to make textfp--1.2--1.3.sql; here, the costs of
--- textfp_match.  test/t/100_upgrade.pl
+-- install-script fragments 1.3 redefines or adds (src/sql/64b:
+-- textfp_check_arrivals; src/sql/83: minhash_similar's support function,
+-- which refuses a textfp.minhash_threshold that would not reach the Citus
+-- workers) to make textfp--1.2--1.3.sql; here, the costs of textfp_match
+-- and the drop of the function 64b defines again.  test/t/100_upgrade.pl
 -- checks that an updated database has the same objects and answers as a
 -- fresh 1.3 install.
 
@@ -14,3 +15,8 @@
 ALTER FUNCTION @extschema@.textfp_match(text, text, text, int4) COST 1000;
 ALTER FUNCTION @extschema@.textfp_match(text, text, @extschema@.textfp_boilerplate, text, int4) COST 1000;
 ALTER FUNCTION @extschema@.textfp_match_features(text, text, text) COST 1000;
+
+-- textfp_check_arrivals: its textfp_match method verifies the candidates in
+-- order of new row (each new text read once for all its candidates); the
+-- fragment that follows (src/sql/64b) defines it again
+DROP FUNCTION @extschema@.textfp_check_arrivals(text, regclass, regclass, text[], name, name, int4, text, name, float8, name, int4, float8, name, float8, text, @extschema@.textfp_boilerplate, int4, int4);

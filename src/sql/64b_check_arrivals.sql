@@ -454,13 +454,29 @@ BEGIN
 			-- the calibrated verdict (precision 0.99): is the new row a copy
 			-- of the corpus row?  Its score is the similarity.  With a
 			-- boilerplate lexicon ($1 of the statement), both texts are
-			-- compared without their boilerplate lines.
-			found_sql := pg_catalog.format(
-				'SELECT k.new_id, k.matched_id, NULL::int4 AS distance, t.score AS similarity, false AS new_in_corpus
-				 FROM %3$s CROSS JOIN LATERAL %1$s.textfp_match(c.%2$I, n.v%4$s) t
-				 WHERE t.verdict',
-				ext, col, candidates,
-				CASE WHEN boilerplate IS NULL THEN '' ELSE ', boilerplate => $1' END);
+			-- compared without their boilerplate lines.  The pairs reach
+			-- textfp_match in order of new row (a sorted subquery, kept as
+			-- it is by OFFSET 0, under a nested loop): a new row's candidates
+			-- one after the other, it reads the new text once for them all
+			-- (it keeps the side of an argument equal to the call before's).
+			-- Not on Citus, where the pairs are verified on the workers.
+			IF citus THEN
+				found_sql := pg_catalog.format(
+					'SELECT k.new_id, k.matched_id, NULL::int4 AS distance, t.score AS similarity, false AS new_in_corpus
+					 FROM %3$s CROSS JOIN LATERAL %1$s.textfp_match(c.%2$I, n.v%4$s) t
+					 WHERE t.verdict',
+					ext, col, candidates,
+					CASE WHEN boilerplate IS NULL THEN '' ELSE ', boilerplate => $1' END);
+			ELSE
+				found_sql := pg_catalog.format(
+					'SELECT x.new_id, x.matched_id, NULL::int4 AS distance, t.score AS similarity, false AS new_in_corpus
+					 FROM (SELECT k.new_id, k.matched_id, c.%2$I AS cv, n.v AS nv FROM %3$s
+						   ORDER BY k.new_id OFFSET 0) x
+					 CROSS JOIN LATERAL %1$s.textfp_match(x.cv, x.nv%4$s) t
+					 WHERE t.verdict',
+					ext, col, candidates,
+					CASE WHEN boilerplate IS NULL THEN '' ELSE ', boilerplate => $1' END);
+			END IF;
 			END IF;
 		END CASE;
 
