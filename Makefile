@@ -40,6 +40,10 @@ OBJS        = $(patsubst %.c,%.o,$(CORE_SRCS) $(PG_SRCS))
 # test/t/100_upgrade.pl.
 FRAGMENTS     = $(sort $(wildcard src/sql/*.sql))
 FRAGMENTS_NEW = src/sql/64b_check_arrivals.sql src/sql/83_minhash_citus.sql
+# ... and of those whose statements marked "update: CREATE OR REPLACE" it
+# defines again in place (1.3: textfp_match's default model;
+# tools/replaced_functions.awk)
+FRAGMENTS_REPLACED = src/sql/63_match.sql src/sql/63b_boilerplate.sql
 UPDATE_SQL  = $(EXTENSION)--$(PREVVERSION)--$(EXTVERSION).sql
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql $(UPDATE_SQL)
 # every frozen script but the two the fragments build
@@ -76,8 +80,10 @@ $(shlib): src/core/.core-check
 $(EXTENSION)--$(EXTVERSION).sql: $(FRAGMENTS)
 	cat $^ > $@
 
-$(UPDATE_SQL): upgrade/$(EXTENSION)--$(PREVVERSION)--$(EXTVERSION).head.sql $(FRAGMENTS_NEW)
-	cat $^ > $@
+$(UPDATE_SQL): upgrade/$(EXTENSION)--$(PREVVERSION)--$(EXTVERSION).head.sql $(FRAGMENTS_REPLACED) \
+			   $(FRAGMENTS_NEW) tools/replaced_functions.awk
+	{ cat $<; awk -f $(srcdir)/tools/replaced_functions.awk $(FRAGMENTS_REPLACED); \
+	  cat $(FRAGMENTS_NEW); } > $@
 
 # The versions in step, every release frozen, and no change of SQL objects
 # since the last release without a new version (tools/check_release.sh).

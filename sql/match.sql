@@ -3,7 +3,8 @@
 -- every kind of copy and of hard non-copies, with their scores and
 -- similarities pinned (model 1 is frozen: every call below names it, and
 -- its values must never move), HTML detection, NULL, empty and bad
--- parameters; then model 2, the default (its own golden values).  The accuracy on the labelled set is measured by
+-- parameters; then model 2 (its own golden values, every call naming it)
+-- and model 3, the default (its golden values; moved and cut copies).  The accuracy on the labelled set is measured by
 -- test/bench/match_accuracy.sh, not here.
 --
 \i sql/include/err.sql
@@ -100,7 +101,7 @@ SELECT textfp_match(NULL, 'x') IS NULL AS null_a, textfp_match('x', NULL) IS NUL
        textfp_match('x', 'y', NULL, model => 1) IS NULL AS null_html;
 -- bad parameters
 SELECT err($$SELECT textfp_match('a', 'b', html => 'yes')$$) AS bad_html,
-       err($$SELECT textfp_match('a', 'b', model => 3)$$) AS model_3,
+       err($$SELECT textfp_match('a', 'b', model => 4)$$) AS model_4,
        err($$SELECT textfp_match('a', 'b', model => 0)$$) AS model_0,
        err($$SELECT textfp_match('a', 'b', model => -1)$$) AS model_minus_1;
 SELECT textfp_match('x', 'y', model => NULL) IS NULL AS null_model,
@@ -109,17 +110,19 @@ SELECT textfp_match('x', 'y', model => NULL) IS NULL AS null_model,
 SELECT c.n, c.kind FROM cases c WHERE (textfp_match(c.a, c.b, model => 1)).verdict ORDER BY c.n;
 
 --
--- Model 2, the default: the same cases, then pairs inside one site template.
+-- Model 2 (the default of 1.1 and 1.2): the same cases, then pairs inside
+-- one site template.
 --
 SELECT c.n, c.kind, c.copy, m.verdict, round(m.score::numeric, 4) AS score,
        round(m.shingle_jaccard::numeric, 3) AS j5, m.simhash_distance AS bits
-FROM cases c, LATERAL textfp_match(c.a, c.b) m ORDER BY c.n;
--- the default is model 2; its similarities are model 1's when the texts
--- share no edge, but for the shingles of a text whose lines break inside a
--- run of Han letters, read with those lines run together (the page of case
--- 4: its navigation, title and related-post lines), else those of the
--- middles (what model 2 reads: textfp_match_features' values 14 to 25)
-SELECT count(*) FILTER (WHERE (textfp_match(a, b)) = (textfp_match(a, b, model => 2))) AS default_is_2,
+FROM cases c, LATERAL textfp_match(c.a, c.b, model => 2) m ORDER BY c.n;
+-- the default is model 3 (below), whose similarities are model 2's: model
+-- 1's when the texts share no edge, but for the shingles of a text whose
+-- lines break inside a run of Han letters, read with those lines run
+-- together (the page of case 4: its navigation, title and related-post
+-- lines), else those of the middles (what models 2 and 3 read:
+-- textfp_match_features' values 14 to 25)
+SELECT count(*) FILTER (WHERE (textfp_match(a, b)) = (textfp_match(a, b, model => 3))) AS default_is_3,
        count(*) FILTER (WHERE (textfp_match_features(a, b))[13] = 0
                           AND (textfp_match(a, b)).shingle_jaccard = (textfp_match(a, b, model => 1)).shingle_jaccard
                           AND (textfp_match(a, b)).ordered = (textfp_match(a, b, model => 1)).ordered
@@ -163,7 +166,7 @@ SELECT t.n, t.what, t.copy, m.verdict, round(m.score::numeric, 4) AS score,
        m1.verdict AS model1_verdict, round(m1.score::numeric, 4) AS model1_score,
        round(m1.shingle_containment::numeric, 3) AS full_c5, round(m.shingle_containment::numeric, 3) AS c5,
        round(f[13]::numeric, 3) AS edge, round(f[15]::numeric, 3) AS middle_c5
-FROM tpl t, LATERAL textfp_match(t.a, t.b) m, LATERAL textfp_match(t.a, t.b, model => 1) m1,
+FROM tpl t, LATERAL textfp_match(t.a, t.b, model => 2) m, LATERAL textfp_match(t.a, t.b, model => 1) m1,
      LATERAL textfp_match_features(t.a, t.b) f ORDER BY t.n;
 -- a homophone-heavy Chinese copy: half of the characters that have one
 -- Mandarin reading replaced by others of that reading (Unihan kMandarin, as
@@ -176,8 +179,8 @@ UNION ALL SELECT 2, false, z.body, E'气想态今天乏布寒潮娱径，受强�
 SELECT h.n, h.copy, m.verdict, round(m.score::numeric, 4) AS score, m1.verdict AS model1_verdict,
        round(m.shingle_jaccard::numeric, 3) AS j5, round(m.pinyin_dna_similarity::numeric, 3) AS dna,
        round(m.pinyin_jaccard::numeric, 3) AS pj
-FROM homo h, LATERAL textfp_match(h.a, h.b) m, LATERAL textfp_match(h.a, h.b, model => 1) m1 ORDER BY h.n;
--- textfp_match_features: 26 values, the middles the full texts' when there
+FROM homo h, LATERAL textfp_match(h.a, h.b, model => 2) m, LATERAL textfp_match(h.a, h.b, model => 1) m1 ORDER BY h.n;
+-- textfp_match_features: 27 values, the middles the full texts' when there
 -- is no common edge and no line breaks inside a run of Han letters (case 5,
 -- English)
 SELECT cardinality(f) AS n, f[13] AS edge, f[1:12] = f[14:25] AS middle_is_full
@@ -191,7 +194,7 @@ SELECT m.verdict, m.score > 0 AS score_above_0, round(m.score::numeric, 4) AS sc
 FROM (SELECT E'Example News | Home\nPosted today\n' || repeat(p, 120) || E'\nShare this page\nAll rights reserved'
       FROM (VALUES ('!'), ('?')) x(p)) v1(a),
      (SELECT E'Example News | Home\nPosted today\n' || repeat('?', 120) || E'\nShare this page\nAll rights reserved') v2(b),
-     LATERAL textfp_match(v1.a, v2.b) m, LATERAL textfp_match_features(v1.a, v2.b) f
+     LATERAL textfp_match(v1.a, v2.b, model => 2) m, LATERAL textfp_match_features(v1.a, v2.b) f
 ORDER BY 1, 3;
 -- model 2's threshold, z >= 1.5 (score >= 0.8176): a passage of a's first
 -- paragraph, 20 to 44 characters long, at the head of another article; the
@@ -201,23 +204,93 @@ ORDER BY 1, 3;
 SELECT len, round(m.score::numeric, 4) AS score, m.verdict,
        m.verdict = (m.score >= 1.0 / (1.0 + exp(-1.5))) AS at_threshold
 FROM art a, art o, generate_series(20, 44, 4) len,
-     LATERAL textfp_match(a.body, substr(a.body, 10, len) || o.body) m
+     LATERAL textfp_match(a.body, substr(a.body, 10, len) || o.body, model => 2) m
 WHERE a.name = 'zh' AND o.name = 'zh_other' ORDER BY len;
 -- the side of a text met by many others is kept from one call to the next
 -- (fn_extra): texts of cases met in two orders, one keeping the first
--- argument from call to call (x outer) and the second not (x inner), both
--- models, the answers equal to the last bit
+-- argument from call to call (x outer) and the second not (x inner), every
+-- model, the answers equal to the last bit
 SET enable_hashjoin = off;
 SET enable_mergejoin = off;
 CREATE TEMP TABLE ct AS SELECT n, a AS body FROM cases UNION ALL SELECT 100 + n, b FROM cases;
-CREATE TEMP TABLE kept AS SELECT x.n AS nx, t.n AS ny, t.m1, t.m2
+CREATE TEMP TABLE kept AS SELECT x.n AS nx, t.n AS ny, t.m1, t.m2, t.m3
 FROM ct x, LATERAL (SELECT y.n, textfp_match(x.body, y.body, model => 1)::text AS m1,
-                           textfp_match(x.body, y.body)::text AS m2 FROM ct y OFFSET 0) t;
-CREATE TEMP TABLE fresh AS SELECT t.n AS nx, y.n AS ny, t.m1, t.m2
+                           textfp_match(x.body, y.body, model => 2)::text AS m2,
+                           textfp_match(x.body, y.body)::text AS m3 FROM ct y OFFSET 0) t;
+CREATE TEMP TABLE fresh AS SELECT t.n AS nx, y.n AS ny, t.m1, t.m2, t.m3
 FROM ct y, LATERAL (SELECT x.n, textfp_match(x.body, y.body, model => 1)::text AS m1,
-                           textfp_match(x.body, y.body)::text AS m2 FROM ct x OFFSET 0) t;
+                           textfp_match(x.body, y.body, model => 2)::text AS m2,
+                           textfp_match(x.body, y.body)::text AS m3 FROM ct x OFFSET 0) t;
 SELECT count(*) AS pairs,
-       count(*) FILTER (WHERE k.m1 IS NOT DISTINCT FROM f.m1 AND k.m2 IS NOT DISTINCT FROM f.m2) AS same
+       count(*) FILTER (WHERE k.m1 IS NOT DISTINCT FROM f.m1 AND k.m2 IS NOT DISTINCT FROM f.m2
+                          AND k.m3 IS NOT DISTINCT FROM f.m3) AS same
 FROM kept k FULL JOIN fresh f USING (nx, ny);
 RESET enable_hashjoin;
 RESET enable_mergejoin;
+
+--
+-- Model 3, the default: the same cases and template pairs; unshared
+-- (textfp_match_features' 27th value), the share of the shorter text in
+-- lines the other has nowhere
+--
+SELECT c.n, c.kind, c.copy, m.verdict, round(m.score::numeric, 4) AS score,
+       round(f[27]::numeric, 3) AS unshared
+FROM cases c, LATERAL textfp_match(c.a, c.b) m, LATERAL textfp_match_features(c.a, c.b) f ORDER BY c.n;
+SELECT t.n, t.what, t.copy, m.verdict, round(m.score::numeric, 4) AS score,
+       round(f[27]::numeric, 3) AS unshared
+FROM tpl t, LATERAL textfp_match(t.a, t.b) m, LATERAL textfp_match_features(t.a, t.b) f ORDER BY t.n;
+SELECT h.n, h.copy, m.verdict, round(m.score::numeric, 4) AS score
+FROM homo h, LATERAL textfp_match(h.a, h.b) m ORDER BY h.n;
+-- unshared is symmetric, 0 for a text and itself or its lines in another
+-- order (white space at a line's ends ignored, not inside it), 1 for texts
+-- without a common line
+SELECT count(*) FILTER (WHERE f[27] = g[27]) AS symmetric, count(*) AS cases
+FROM cases c, LATERAL textfp_match_features(c.a, c.b) f, LATERAL textfp_match_features(c.b, c.a) g;
+SELECT (textfp_match_features(E'a b c\nd e f', E'a b c\nd e f'))[27] AS same,
+       (textfp_match_features(E'a b c\nd e f\ng h', E'  d e f\t\n\ng h \na b c\nx y z'))[27] AS moved,
+       round((textfp_match_features(E'a b c\nd e f\ng h', E'a b c\nd e  f\ng h'))[27]::numeric, 3) AS inner_space,
+       (textfp_match_features(E'a b c\nd e f', E'x y z\nu v w'))[27] AS disjoint,
+       round((textfp_match_features(E'a b c\nd e f', E'a b c\nd e x'))[27]::numeric, 3) AS half;
+-- moved and cut copies: the Chinese article one clause a line (the English
+-- one a sentence), then its lines moved with the first kept in place, or
+-- the first and the last: a common edge, and middles whose short lines
+-- both have (the moved ones) are dropped, so model 2 reads nothing in
+-- common; model 3 reads that every line of b is in a.  Cuts: the first
+-- half, the last third in a site page
+CREATE FUNCTION pg_temp.pieces(t text) RETURNS TABLE (i bigint, p text) LANGUAGE sql AS $f$
+  SELECT row_number() OVER (), x
+  FROM regexp_split_to_table(regexp_replace(t, '([，。；]|[.] )', E'\\1\n', 'g'), E'\n+') x
+  WHERE btrim(x) <> '' $f$;
+CREATE TABLE moved (name text, kind text, a text, b text);
+INSERT INTO moved
+SELECT a.name, k.kind, (SELECT string_agg(p, E'\n' ORDER BY i) FROM pg_temp.pieces(a.body)),
+       CASE k.kind
+       WHEN 'first kept, rest reversed' THEN
+         (SELECT string_agg(p, E'\n' ORDER BY i = 1 DESC, i DESC) FROM pg_temp.pieces(a.body))
+       WHEN 'first and last kept, rest reversed' THEN
+         (SELECT string_agg(p, E'\n' ORDER BY i = 1 DESC, i = (SELECT count(*) FROM pg_temp.pieces(a.body)), i DESC)
+          FROM pg_temp.pieces(a.body))
+       WHEN 'pairs swapped' THEN
+         (SELECT string_agg(p, E'\n' ORDER BY (i + 1) / 2, i DESC) FROM pg_temp.pieces(a.body))
+       WHEN 'first half' THEN
+         (SELECT string_agg(p, E'\n' ORDER BY i) FROM pg_temp.pieces(a.body)
+          WHERE i <= (SELECT count(*) / 2 FROM pg_temp.pieces(a.body)))
+       WHEN 'last third, in a page' THEN
+         pg_temp.page((SELECT string_agg(p, E'\n' ORDER BY i) FROM pg_temp.pieces(a.body)
+                       WHERE i > (SELECT 2 * count(*) / 3 FROM pg_temp.pieces(a.body))), 4)
+       END
+FROM art a, (VALUES ('first kept, rest reversed'), ('first and last kept, rest reversed'),
+                    ('pairs swapped'), ('first half'), ('last third, in a page')) k(kind)
+WHERE a.name IN ('zh', 'en');
+SELECT v.name, v.kind, m2.verdict AS model2_verdict, round(m2.score::numeric, 4) AS model2_score,
+       m.verdict, round(m.score::numeric, 4) AS score, round(f[13]::numeric, 3) AS edge,
+       round(f[27]::numeric, 3) AS unshared,
+       m.verdict = (textfp_match(v.b, v.a)).verdict AS symmetric
+FROM moved v, LATERAL textfp_match(v.a, v.b, model => 2) m2, LATERAL textfp_match(v.a, v.b) m,
+     LATERAL textfp_match_features(v.a, v.b) f ORDER BY 1, 2;
+-- model 3's threshold is model 2's, z >= 1.5: the passage of model 2's test
+SELECT len, round(m.score::numeric, 4) AS score, m.verdict,
+       m.verdict = (m.score >= 1.0 / (1.0 + exp(-1.5))) AS at_threshold
+FROM art a, art o, generate_series(20, 44, 4) len,
+     LATERAL textfp_match(a.body, substr(a.body, 10, len) || o.body) m
+WHERE a.name = 'zh' AND o.name = 'zh_other' ORDER BY len;

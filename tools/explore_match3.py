@@ -27,40 +27,22 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit_match2 as fm  # noqa: E402
+import fit_match3  # noqa: E402  (load3)
 
 INPUTS = {'none': None, 'lin': lambda d: 1 - d, 'hinge': lambda d: max(0.0, 1 - 10 * d),
           'pow': lambda d: (1 - d) ** 10}
 
 
 def load3(set_path, feat_path):
-    """set 3's rows as fit_match2.load() gives sets 1 and 2 (its columns
-    after b are rate and transforms)"""
-    meta = {}
-    with open(set_path, encoding='utf-8') as fh:
-        for line in fh:
-            p = line.rstrip('\n').split('\t')
-            meta[int(p[0])] = {'id': int(p[0]), 'split': p[1], 'kind': p[2], 'lang': p[3],
-                               'y': int(p[4] == 't'), 'book': p[5], 'set': 'set3', 'tshare': None,
-                               'hrate': 0.0, 'erate': 0.0, 'rate': p[8]}
-    rows = []
-    with open(feat_path) as fh:
-        for line in fh:
-            p = line.rstrip('\n').split('\t')
-            v = [float(x) for x in fm.unescape(p[1]).split('\t')]
-            r = meta[int(p[0])]
-            r['full'], r['edge'], r['mid'], r['edge_long'] = v[:12], v[12], v[13:25], v[25]
-            r['x'] = fm.inputs2(r['mid'], r['edge'], r['edge_long'])
-            r['v1'], r['z1'] = p[2] == 't', float(p[3])
-            r['vd'], r['zd'] = p[4] == 't', float(p[5])
-            rows.append(r)
+    """set 3's rows as fit_match2.load() gives sets 1 and 2, with model 2's
+    inputs"""
+    rows = fit_match3.load3(set_path, feat_path)
+    for r in rows:
+        r['x'] = fm.inputs2(r['mid'], r['edge'], r['edge_long'])
     return rows
 
 
-def group(r):
-    k = r['kind']
-    if r['set'] == 'set3':
-        k = k.split('+')[0] + ('+lines' if '+lines' in k else '')
-    return r['lang'] + ' ' + k
+group = fit_match3.group
 
 
 def brief(title, rows, z, thr):

@@ -20,3 +20,17 @@ ALTER FUNCTION @extschema@.textfp_match_features(text, text, text) COST 1000;
 -- order of new row (each new text read once for all its candidates); the
 -- fragment that follows (src/sql/64b) defines it again
 DROP FUNCTION @extschema@.textfp_check_arrivals(text, regclass, regclass, text[], name, name, int4, text, name, float8, name, int4, float8, name, float8, text, @extschema@.textfp_boilerplate, int4, int4);
+
+-- textfp_match_features gives a 27th value, model 3's unshared
+COMMENT ON FUNCTION @extschema@.textfp_match_features(text, text, text)
+	IS 'the similarities textfp_match reads: 12 of the full texts, the edge share, 12 of the middles between the common edges, the share in long edge lines, the share in lines the other text lacks';
+
+-- textfp_match's default model: 3 (moved and cut copies, tfp_match.h),
+-- models 1 and 2 unchanged and still chosen by model => 1 or 2.  A default
+-- is changed only by defining the function again: CREATE OR REPLACE, as
+-- nowhere else in these scripts, because a DROP would fail on (or, with
+-- CASCADE, take) every view and function of a user that calls textfp_match;
+-- both functions are members of the extension already (the replacement of
+-- an object that is not one fails).  The Makefile appends their
+-- definitions from the fragments (src/sql/63 and 63b, the statements marked
+-- "update: CREATE OR REPLACE": tools/replaced_functions.awk) after this part.

@@ -111,6 +111,31 @@ tfp_match_inputs2(const tfp_match_pair *p, double *x)
 	x[16] = f->zh;
 }
 
+/*
+ * Inputs, version 3: model 2's similarities (inputs 0..14), then two that
+ * do not depend on where the shared text lies, weights >= 0 as well: the
+ * shorter text's lines all found in the other, wherever (max(0, 1 - 10
+ * unshared): only from 90% of its line bytes on, as a part, a reordering or
+ * a shuffle of lines of the other text; 1 - unshared weighed nothing when
+ * fitted, since an edited copy has few whole lines in common and a page
+ * that is mostly template many), and the pinyin containment times the
+ * ordered characters, times the Chinese share (a cut Chinese copy with
+ * edits or homophones: its pinyin mostly in the other text, in the same
+ * order, while its Jaccard similarities are those of a part); then
+ * model 2's edge share and Chinese share.
+ */
+void
+tfp_match_inputs3(const tfp_match_pair *p, double *x)
+{
+	const tfp_match_features *f = &p->mid;
+
+	tfp_match_inputs2(p, x);
+	x[17] = x[15];				/* the edge share */
+	x[18] = x[16];				/* the Chinese share */
+	x[15] = fmax(0.0, 1.0 - 10.0 * p->unshared);
+	x[16] = f->zh * f->pc * f->ord1;
+}
+
 double
 tfp_match_z(const tfp_match_model *m, const tfp_match_pair *p)
 {
@@ -123,10 +148,15 @@ tfp_match_z(const tfp_match_model *m, const tfp_match_pair *p)
 		tfp_match_inputs(&p->full, x);
 		n = TFP_MATCH_NX1;
 	}
-	else
+	else if (m->version == 2)
 	{
 		tfp_match_inputs2(p, x);
 		n = TFP_MATCH_NX2;
+	}
+	else
+	{
+		tfp_match_inputs3(p, x);
+		n = TFP_MATCH_NX3;
 	}
 	for (int i = 0; i < n; i++)
 		z += m->w[i] * x[i];

@@ -52,6 +52,14 @@
  * former line ends with the original read that way; the other similarities
  * of mid are those of the texts as they are.  Without Han text, mid of
  * texts without a common edge is the full features.
+ * Model 3 also reads where the texts' lines are, in neither order nor
+ * place: unshared, the share of the bytes of the shorter text's lines (the
+ * one with fewer line bytes; the less of the two when they tie) in lines
+ * (their bytes, without the white space at their ends) that occur nowhere
+ * in the other text.  A copy with its paragraphs, sentences or lines moved, or a
+ * part of a text, has 0 whatever its edges and middles; two pages of one
+ * site template that do not share an article keep their articles' lines
+ * (set 3's same-template pairs: 0.11 and more, docs/match.md).
  *
  * A model (a version: frozen forever once released, a later model is a new
  * version) is a logistic regression on fixed transforms of these (its
@@ -68,7 +76,12 @@
  * site-template pairs (tools/fit_match2.py).  With model 2, textfp_match()
  * computes the full texts' features only when the texts share no edge
  * (then the middles are the full texts): its similarities are those of the
- * middles otherwise.
+ * middles otherwise.  Model 3: model 2's inputs and two order-free ones
+ * (unshared, and the pinyin containment of the middles with their ordered
+ * characters), fitted the same way on the train parts of three labelled
+ * sets (tools/make_match_set3.py the third: moved, cut and revised copies;
+ * tools/fit_match3.py); it computes what model 2 does and the lines' hash
+ * sets (once per text).
  */
 #ifndef TFP_MATCH_H
 #define TFP_MATCH_H
@@ -98,15 +111,18 @@ typedef struct tfp_match_pair
 	tfp_match_features full,
 				mid;
 	double		edge,
-				edge_long;
+				edge_long,
+				unshared;		/* model 3: see above */
 } tfp_match_pair;
 
 #define TFP_MATCH_NX 24			/* most inputs of a model (the rest weigh 0) */
 #define TFP_MATCH_NX1 16		/* inputs of model 1 (tfp_match_inputs) */
 #define TFP_MATCH_NX2 17		/* inputs of model 2 (tfp_match_inputs2) */
+#define TFP_MATCH_NX3 19		/* inputs of model 3 (tfp_match_inputs3) */
 #define TFP_MATCH_RESYNC 3		/* the gap a common edge bridges, lines */
 #define TFP_MATCH_SHORT 100		/* ... each shorter than this, bytes */
 #define TFP_MATCH_LONG 200		/* an edge line this long is a paragraph */
+#define TFP_MATCH_UNSHARED_CAP 0.1	/* model 3 reads unshared below this only */
 
 /* a non-blank line of a text: hash of its bytes other than white space
  * (0: not computed yet; tfp_match_line_hash()), byte range without the
@@ -154,6 +170,9 @@ extern void tfp_match_inputs(const tfp_match_features *f, double *x);
 
 /* the inputs x[0..TFP_MATCH_NX2) of model 2 */
 extern void tfp_match_inputs2(const tfp_match_pair *p, double *x);
+
+/* the inputs x[0..TFP_MATCH_NX3) of model 3 */
+extern void tfp_match_inputs3(const tfp_match_pair *p, double *x);
 
 /* at most how many lines s[0..len) has, and its non-blank lines (out holds
  * tfp_match_line_bound() of them; returns their count; their hashes are
@@ -225,6 +244,24 @@ extern size_t tfp_match_han_breaks(const char *s, const tfp_match_line *l, size_
 extern size_t tfp_match_han_first(const char *s, const tfp_match_line *l, size_t lo, size_t hi);
 extern size_t tfp_match_joined(const char *s, const tfp_match_line *l, size_t n, size_t first,
 							   char *out);
+
+/*
+ * The lines shared anywhere (model 3's unshared): the XXH3 of each line
+ * l[0..n) of s (its bytes: the white space at their ends is not in it),
+ * into h[0..n); their distinct values sorted as tfp_sort_unique_u64()
+ * sorts, into set (room for n; returns the count); and the share of the
+ * bytes of the lines l[0..n) of s in lines whose hash is not among
+ * set[0..nset) (sorted so), 1 when there is no line, and 1 when it is
+ * above cap (the lines are then read only until it is known to be: cap 1
+ * for the exact share).  h[0..*nh) holds the hashes of the first lines
+ * already computed; the others read are computed into h and *nh raised.
+ * O(n log nset).
+ */
+extern void tfp_match_line_hashes(const char *s, const tfp_match_line *l, size_t n, uint64_t *h);
+extern size_t tfp_match_line_set(const uint64_t *h, size_t n, uint64_t *set);
+extern double tfp_match_unshared(const char *s, const tfp_match_line *l, size_t n,
+								 uint64_t *h, size_t *nh,
+								 const uint64_t *set, size_t nset, double cap);
 
 /* z of a model (model 1 reads p->full only) */
 extern double tfp_match_z(const tfp_match_model *m, const tfp_match_pair *p);

@@ -10,6 +10,9 @@
 #include "tfp_match.h"
 #include "tfp_sort.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 static inline int
 is_space(unsigned char c)
 {
@@ -378,4 +381,61 @@ tfp_match_middle(const char *s, tfp_match_line *l, size_t lo, size_t hi,
 		prev = i;
 	}
 	return len;
+}
+
+/*
+ * The lines shared anywhere (model 3): each line's XXH3 (of its bytes, the
+ * white space at its ends left out by tfp_match_lines(): not the edges'
+ * hash, which skips every white space byte one at a time, several times
+ * slower), their sorted distinct set, and the share of a text's line bytes
+ * in lines whose hash is not in the other's set (tfp_match.h: unshared).
+ */
+void
+tfp_match_line_hashes(const char *s, const tfp_match_line *l, size_t n, uint64_t *h)
+{
+	for (size_t i = 0; i < n; i++)
+		h[i] = XXH3_64bits(s + l[i].start, l[i].end - l[i].start);
+}
+
+size_t
+tfp_match_line_set(const uint64_t *h, size_t n, uint64_t *set)
+{
+	memcpy(set, h, n * sizeof(uint64_t));
+	return tfp_sort_unique_u64(set, n, NULL);
+}
+
+double
+tfp_match_unshared(const char *s, const tfp_match_line *l, size_t n, uint64_t *h, size_t *nh,
+				   const uint64_t *set, size_t nset, double cap)
+{
+	double		all = 0,
+				out = 0,
+				stop;
+
+	for (size_t i = 0; i < n; i++)
+		all += (double) (l[i].end - l[i].start);
+	if (all == 0)
+		return 1.0;
+
+	/*
+	 * above cap by a margin far beyond rounding: a share returned as 1 is
+	 * one that out / all puts above cap too, so that a reader of
+	 * min(unshared, cap) gets the same bits either way
+	 */
+	stop = cap * all * (1 + 1e-9);
+	for (size_t i = 0; i < n; i++)
+	{
+		if (i == *nh)
+		{
+			h[i] = XXH3_64bits(s + l[i].start, l[i].end - l[i].start);
+			*nh = i + 1;
+		}
+		if (!sorted_has(set, nset, h[i]))
+		{
+			out += (double) (l[i].end - l[i].start);
+			if (out > stop)
+				return 1.0;
+		}
+	}
+	return out / all;
 }

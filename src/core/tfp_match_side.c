@@ -223,6 +223,7 @@ tfp_match_side_free(tfp_match_side *m)
 		release(env, m->sp);
 		release(env, m->dna);
 		release(env, m->lines);
+		release(env, m->lhash);
 		release(env, m->own);
 	}
 	memset(m, 0, sizeof(*m));
@@ -418,6 +419,67 @@ side_lines(tfp_match_side *m)
 }
 
 /*
+ * A side's room for its line hashes and its line bytes (have_lset 1), then
+ * the hashes of all its lines and their sorted set (2): once each, in the
+ * side's memory.  A pair hashes and sorts the lines of its longer text
+ * (the set the other's lines are looked up in) and hashes the lines of
+ * the shorter one only as far as they are read (tfp_match_unshared stops
+ * once the share is above its cap).
+ */
+static void
+side_lset(tfp_match_side *m, int level)
+{
+	if (m->have_lset < 1)
+	{
+		side_lines(m);
+		m->lhash = m->env->alloc(m->env->arg, MAX2(m->nlines, 1) * 2 * sizeof(uint64_t));
+		m->nlhash = 0;
+		m->lbytes = line_bytes(m->lines, 0, m->nlines);
+		m->have_lset = 1;
+	}
+	if (level >= 2 && m->have_lset < 2)
+	{
+		tfp_match_line_hashes(m->text, m->lines + m->nlhash, m->nlines - m->nlhash,
+							  m->lhash + m->nlhash);
+		m->nlhash = m->nlines;
+		m->lset = m->lhash + m->nlines;
+		m->nlset = tfp_match_line_set(m->lhash, m->nlines, m->lset);
+		m->have_lset = 2;
+		if (m->env->tick)
+			m->env->tick();
+	}
+}
+
+/* the share of x's line bytes in lines y does not have (cap: below) */
+static double
+side_unshared(tfp_match_side *x, tfp_match_side *y, double cap)
+{
+	side_lset(y, 2);
+	return tfp_match_unshared(x->text, x->lines, x->nlines, x->lhash, &x->nlhash,
+							  y->lset, y->nlset, cap);
+}
+
+/*
+ * Model 3's unshared (tfp_match.h): the share of the shorter text's line
+ * bytes (fewer line bytes; of the two the less when they tie, so that the
+ * pair's order does not matter) in lines the other text has nowhere; 1 as
+ * soon as it is known to be above cap (model 3 reads max(0, 1 - 10
+ * unshared), the same for any value from 0.1 on: its z does not change;
+ * textfp_match_features asks for the exact share, cap 1).
+ */
+static double
+pair_unshared(tfp_match_side *a, tfp_match_side *b, double cap)
+{
+	side_lset(a, 1);
+	side_lset(b, 1);
+	if (a->lbytes < b->lbytes)
+		return side_unshared(a, b, cap);
+	if (b->lbytes < a->lbytes)
+		return side_unshared(b, a, cap);
+	return MIN2(side_unshared(a, b, cap), side_unshared(b, a, cap));
+}
+
+/*
  * The features of a side's full text, once (in the side's memory): kind 1
  * of the text as it is (model 1, textfp_match_features' first part), kind
  * 2 with its shingles read with its lines of Han text run together (model
@@ -559,6 +621,7 @@ tfp_match_eval(tfp_match_side *a, tfp_match_side *b, const tfp_match_model *mode
 		p.mid = p.full;
 		empty = a->n2 == 0 || b->n2 == 0;
 	}
+	p.unshared = model->version >= 3 ? pair_unshared(a, b, TFP_MATCH_UNSHARED_CAP) : 0.0;
 	r->f = p.mid;
 	r->z = tfp_match_z(model, &p);
 	if (empty)
@@ -592,4 +655,5 @@ tfp_match_eval_features(tfp_match_side *a, tfp_match_side *b, const tfp_match_en
 		side_full(b, 2);
 		pair_features(a, b, env, &p->mid, &dist);
 	}
+	p->unshared = pair_unshared(a, b, 1.0);
 }

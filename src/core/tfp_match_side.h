@@ -1,9 +1,10 @@
 /*
  * tfp_match_side.h -- textfp_match() from two texts to a verdict, without
  * PostgreSQL: a text read once into a side (HTML extraction, the Taiwan
- * wording fold), the features of a pair of sides for models 1 and 2 (the
- * common edges and middles of model 2, the lines of Han text run together,
- * the pinyin features when either text has Han letters), the score.
+ * wording fold), the features of a pair of sides for models 1 to 3 (the
+ * common edges and middles of models 2 and 3, the lines of Han text run
+ * together, the pinyin features when either text has Han letters, the
+ * lines shared anywhere of model 3), the score.
  * tfp_match.h holds the features, the edges and the models these use.
  *
  * Memory: every buffer comes from env->alloc / env->realloc, which return
@@ -79,8 +80,15 @@ typedef struct tfp_match_side
 								 * (text; NULL: text is the caller's) */
 	tfp_match_line *lines;		/* its lines (model 2) */
 	size_t		nlines;
+	uint64_t   *lhash,			/* their hashes (model 3; of the first
+								 * nlhash lines), */
+			   *lset;			/* distinct, sorted */
+	size_t		nlhash,
+				nlset;
+	double		lbytes;			/* their bytes */
 	/* what is computed (once: a side met by many others reuses it) */
 	int			have_lines,
+				have_lset,
 				have_py,		/* sp and dna */
 				full;			/* the features above: 0 none, 1 of the text
 								 * as it is, 2 model 2's (its lines of Han

@@ -224,7 +224,8 @@ textfp_match(PG_FUNCTION_ARGS)
  * textfp_match_features(a text, b text, html text) returns float8[]: what
  * the models read, for tools/fit_match.py: the 12 features of the full
  * texts (in the order of tfp_match_features), the edge share, the 12
- * features of the middles, the share in long edge lines (tfp_match.h)
+ * features of the middles, the share in long edge lines, the share of the
+ * shorter text in lines the other has nowhere (tfp_match.h)
  */
 PG_FUNCTION_INFO_V1(textfp_match_features);
 Datum
@@ -234,7 +235,7 @@ textfp_match_features(PG_FUNCTION_ARGS)
 	tfp_match_side a,
 				b;
 	tfp_match_pair p;
-	Datum		d[26];
+	Datum		d[27];
 	const tfp_match_features *fs[2];
 
 	side_text(PG_GETARG_TEXT_PP(0), mode, &a);
@@ -262,5 +263,6 @@ textfp_match_features(PG_FUNCTION_ARGS)
 	}
 	d[12] = Float8GetDatum(p.edge);
 	d[25] = Float8GetDatum(p.edge_long);
-	PG_RETURN_ARRAYTYPE_P(construct_array(d, 26, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	d[26] = Float8GetDatum(p.unshared);
+	PG_RETURN_ARRAYTYPE_P(construct_array(d, 27, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }

@@ -4,14 +4,17 @@
 -- from.  HTML pages are read with html_text() (html => 'auto' detects them),
 -- Chinese with the Taiwan wording fold (traditional script and Taiwan
 -- vocabulary read as mainland simplified vocabulary; src/core/tfp_twfold.h).
--- model 1 is frozen: a later model will be a new model value.  COST 1000
+-- models are frozen: a later model is a new model value (3, the default
+-- since 1.3, reads moved and cut copies as copies; 2 before; 1 the first,
+-- all kept and chosen by model => n: src/core/tfp_match.h).  COST 1000
 -- (since 1.3; the default 1 before): a pair costs about as much as
 -- textfp_align's, so that the planner evaluates it after the cheap
 -- conditions of a WHERE clause, not on every row they would reject.
 --
 
+-- update: CREATE OR REPLACE
 CREATE FUNCTION @extschema@.textfp_match(a text, b text, html text DEFAULT 'auto',
-		model int4 DEFAULT 2,
+		model int4 DEFAULT 3,
 		OUT verdict boolean, OUT score float8,
 		OUT shingle_jaccard float8, OUT shingle_containment float8,
 		OUT bigram_jaccard float8, OUT bigram_containment float8,
@@ -32,11 +35,12 @@ COMMENT ON FUNCTION @extschema@.textfp_match(text, text, text, int4)
 -- share of the shorter text in the common edges (a site template's leading
 -- and trailing lines), then the 12 similarities of the middles left between
 -- the edges (the full texts when there is none; their shingles read with
--- the lines of Han text run together: what model 2 reads), and the share
--- of the shorter text in long edge lines (paragraphs: src/core/tfp_match.h)
+-- the lines of Han text run together: what models 2 and 3 read), the share
+-- of the shorter text in long edge lines (paragraphs: src/core/tfp_match.h),
+-- and (since 1.3) its share in lines the other text has nowhere (model 3)
 CREATE FUNCTION @extschema@.textfp_match_features(a text, b text, html text DEFAULT 'auto')
 	RETURNS float8[]
 	AS 'MODULE_PATHNAME', 'textfp_match_features'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
 COMMENT ON FUNCTION @extschema@.textfp_match_features(text, text, text)
-	IS 'the similarities textfp_match reads: 12 of the full texts, the edge share, 12 of the middles between the common edges, the share in long edge lines';
+	IS 'the similarities textfp_match reads: 12 of the full texts, the edge share, 12 of the middles between the common edges, the share in long edge lines, the share in lines the other text lacks';

@@ -173,9 +173,10 @@ COMMENT ON FUNCTION @extschema@.textfp_build_boilerplate(regclass, name, name, i
 -- (every line of it boilerplate, e.g. an article syndicated more than
 -- min_docs times) is compared whole, as without a lexicon.  The OUT columns
 -- and the default model are the original's (keep them so).
+-- update: CREATE OR REPLACE
 CREATE FUNCTION @extschema@.textfp_match(a text, b text,
 		boilerplate @extschema@.textfp_boilerplate,
-		html text DEFAULT 'auto', model int4 DEFAULT 2,
+		html text DEFAULT 'auto', model int4 DEFAULT 3,
 		OUT verdict boolean, OUT score float8,
 		OUT shingle_jaccard float8, OUT shingle_containment float8,
 		OUT bigram_jaccard float8, OUT bigram_containment float8,

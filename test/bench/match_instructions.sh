@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # textfp_match()'s cost per pair in instructions, model 1 (the code path of
-# the release before model 2) against model 2 (the default): a count that
+# the release before model 2), model 2 and model 3 (the default): a count that
 # does not depend on the machine's load, unlike CPU time on a shared
 # machine (test/bench/match_speed.sh).  Valgrind's callgrind counts the
 # instructions executed inside textfp_match() (--toggle-collect) by a
@@ -33,11 +33,11 @@ WHERE k <= $per;
 CHECKPOINT;
 SQL
 tfp_stop_cluster
-printf '%-10s %-5s %5s %14s %14s %7s\n' what lang pairs model_1 model_2 ratio
+printf '%-10s %-5s %5s %14s %14s %14s %7s %7s\n' what lang pairs model_1 model_2 model_3 '2/1' '3/2'
 for w in plain templated copies; do
     for lang in zh en; do
         ir=()
-        for m in 1 2; do
+        for m in 1 2 3; do
             # one line: a single-user backend ends a statement at a newline
             echo "SELECT count(*) FROM (SELECT * FROM sample WHERE what = '$w' AND lang = '$lang' OFFSET 0) s WHERE (textfp_match(a, b, model => $m)).verdict IS NOT NULL;" > "$out/q.sql"
             tfp_chown_pg "$out"
@@ -48,7 +48,7 @@ for w in plain templated copies; do
             grep -q 'count = "'"$per"'"' "$out/cg.log" || { cat "$out/cg.log"; exit 1; }
             ir+=("$(awk '/^summary:/ {print $2}' "$out/cg.out")")
         done
-        awk -v w="$w" -v l="$lang" -v p="$per" -v a="${ir[0]}" -v b="${ir[1]}" \
-            'BEGIN { printf "%-10s %-5s %5d %14.0f %14.0f %7.3f\n", w, l, p, a / p, b / p, b / a }'
+        awk -v w="$w" -v l="$lang" -v p="$per" -v a="${ir[0]}" -v b="${ir[1]}" -v c="${ir[2]}" \
+            'BEGIN { printf "%-10s %-5s %5d %14.0f %14.0f %14.0f %7.3f %7.3f\n", w, l, p, a / p, b / p, c / p, b / a, c / b }'
     done
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # textfp_match() pairs/s on ~2 KB texts, model 1 (the code path of the
-# release before model 2) against model 2 (the default), beside md5 of both
+# release before model 2), model 2 and model 3 (the default), beside md5 of both
 # texts of each pair, interleaved in one session (5 rounds, the order
 # alternating), the median round and the backend's CPU time per pair
 # (/proc/self/stat; steadier than the clock on a shared machine, whose load
@@ -46,7 +46,7 @@ DECLARE t0 timestamptz; c0 float8; k int; w text; m int;
 BEGIN
   FOR r IN 1..5 LOOP
     FOREACH w IN ARRAY ARRAY['plain', 'templated', 'copies', 'one'] LOOP
-      FOREACH m IN ARRAY CASE WHEN r % 2 = 1 THEN ARRAY[0, 1, 2] ELSE ARRAY[2, 1, 0] END LOOP
+      FOREACH m IN ARRAY CASE WHEN r % 2 = 1 THEN ARRAY[0, 1, 2, 3] ELSE ARRAY[3, 2, 1, 0] END LOOP
         t0 := clock_timestamp(); c0 := pg_temp.cpu();
         IF m = 0 THEN
           -- ten times over (a round of one would be two 10 ms ticks)

@@ -89,7 +89,7 @@ fm_eval(const char *x, size_t nx, const char *y, size_t ny, int html,
 
 /*
  * The invariants of one pair x, y (model m): sane, symmetric, the z of the
- * features, kept sides met by m, the other model and m again, then by the
+ * features, kept sides met by m, another model and m again, then by the
  * features; 0 if one is broken
  */
 static int
@@ -110,11 +110,11 @@ fm_pair(const char *x, size_t nx, const char *y, size_t ny, int html,
 	if (!fm_sane(&r, m) || !fm_same(&r, &s) ||
 		(isfinite(r.z) && tfp_match_z(m, &p) != r.z))
 		return 0;
-	/* a kept side met twice, the other model between, then the features */
+	/* a kept side met twice, another model between, then the features */
 	tfp_match_side_read(x, nx, html, &fm_env, &kept);
 	for (int k = 0; k < 4; k++)
 	{
-		const tfp_match_model *mk = k == 1 ? tfp_match_get_model(3 - m->version) : m;
+		const tfp_match_model *mk = k == 1 ? tfp_match_get_model(1 + m->version % 3) : m;
 		int			ok = 1;
 
 		tfp_match_side_read(y, ny, html, &fm_env, &b);
@@ -155,8 +155,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 2)
 		return 0;
-	m = tfp_match_get_model(1 + data[0] % 2);
-	html = (data[0] >> 1) % 3;
+	m = tfp_match_get_model(1 + data[0] % 3);
+	html = (data[0] / 3) % 3;
 	x = (const char *) data + 2;
 	nx = (size - 2) * data[1] / 256;
 	y = x + nx;

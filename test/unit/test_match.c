@@ -275,8 +275,9 @@ main(void)
 	check(j == 0 && c == 0, "an empty set: 0, 0");
 	check(tfp_match_order(x, 4, y, 0, scratch) == 0, "ordered overlap with nothing is 0");
 	check(tfp_match_get_model(1) != NULL && tfp_match_get_model(2) != NULL &&
-		  tfp_match_get_model(0) == NULL && tfp_match_get_model(3) == NULL,
-		  "models 1 and 2 exist, 0 and 3 do not");
+		  tfp_match_get_model(3) != NULL &&
+		  tfp_match_get_model(0) == NULL && tfp_match_get_model(4) == NULL,
+		  "models 1, 2 and 3 exist, 0 and 4 do not");
 	test_edges();
 	test_join();
 	for (int t = 0; t < 3000; t++)

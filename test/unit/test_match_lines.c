@@ -5,7 +5,10 @@
  * (tfp_match_han_first, tfp_match_joined) against tfp_match_han_breaks
  * and tfp_match_middle, and the edges (tfp_match_edges, whose resync
  * stops at the runs of short lines) against the search over every
- * candidate that tests the skipped lines for each one, on random texts.
+ * candidate that tests the skipped lines for each one, and model 3's lines
+ * shared anywhere (tfp_match_line_hashes, tfp_match_line_set,
+ * tfp_match_unshared) against the comparison of every pair of lines, on
+ * random texts.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +124,34 @@ ref_edges(const char *sa, tfp_match_line *a, size_t na,
 	}
 }
 
+/* are two lines the same bytes? */
+static int
+same_text(const char *sa, const tfp_match_line *a, const char *sb, const tfp_match_line *b)
+{
+	return a->end - a->start == b->end - b->start &&
+		memcmp(sa + a->start, sb + b->start, a->end - a->start) == 0;
+}
+
+/* the share of a's line bytes in lines that are in no line of b */
+static double
+ref_unshared(const char *sa, const tfp_match_line *a, size_t na,
+			 const char *sb, const tfp_match_line *b, size_t nb)
+{
+	double		all = 0,
+				out = 0;
+
+	for (size_t i = 0; i < na; i++)
+	{
+		int			found = 0;
+
+		for (size_t j = 0; j < nb && !found; j++)
+			found = same_text(sa, &a[i], sb, &b[j]);
+		all += (double) (a[i].end - a[i].start);
+		out += found ? 0.0 : (double) (a[i].end - a[i].start);
+	}
+	return all > 0 ? out / all : 1.0;
+}
+
 int
 main(void)
 {
@@ -139,8 +170,18 @@ main(void)
 				bad_first = 0,
 				bad_join = 0,
 				bad_edges = 0,
+				bad_set = 0,
+				bad_unshared = 0,
+				bad_cap = 0,
+				capped = 0,
 				joined = 0,
-				edged = 0;
+				edged = 0,
+				all_shared = 0,
+				partly = 0;
+	uint64_t   *set = malloc(ROOM * sizeof(uint64_t)),
+			   *ha = malloc(ROOM * sizeof(uint64_t)),
+			   *hb = malloc(ROOM * sizeof(uint64_t)),
+			   *hc = malloc(ROOM * sizeof(uint64_t));
 
 	for (int t = 0; t < 4000; t++)
 	{
@@ -195,12 +236,86 @@ main(void)
 		ref_edges(sa, la, na, sb, lb, nb, &r);
 		bad_edges += memcmp(&c, &r, sizeof(c)) != 0;
 		edged += c.lead_a > 0 || c.trail_a < na;
+
+		/* the lines of b shared anywhere with a (b is a's lines changed,
+		 * with lines added; its lines in another order when rnd says) */
+		{
+			size_t		ns;
+			double		u,
+						ref;
+
+			tfp_match_line_hashes(sa, la, na, ha);
+			ns = tfp_match_line_set(ha, na, set);
+			for (size_t k = 1; k < ns; k++)
+				bad_set += (int64_t) set[k - 1] >= (int64_t) set[k];	/* sorted, distinct */
+			for (size_t k = 0; k < na; k++)
+			{
+				size_t		lo = 0,
+							hi = ns;
+
+				while (lo < hi)
+				{
+					size_t		m = lo + (hi - lo) / 2;
+
+					if ((int64_t) set[m] < (int64_t) ha[k])
+						lo = m + 1;
+					else
+						hi = m;
+				}
+				bad_set += lo == ns || set[lo] != ha[k];	/* every line's hash */
+			}
+			if (rnd(2) && nb > 1)
+				for (size_t k = nb - 1; k > 0; k--)
+				{
+					size_t		j = rnd(k + 1);
+					tfp_match_line tmp = lb[k];
+
+					lb[k] = lb[j];
+					lb[j] = tmp;
+				}
+			{
+				size_t		nh = 0;
+
+				u = tfp_match_unshared(sb, lb, nb, hb, &nh, set, ns, 1.0);
+				ref = ref_unshared(sb, lb, nb, sa, la, na);
+				bad_unshared += u != ref || nh != nb;	/* every line read, hashed */
+				tfp_match_line_hashes(sb, lb, nb, hc);
+				bad_unshared += memcmp(hb, hc, nb * sizeof(uint64_t)) != 0;
+			}
+			/*
+			 * with a cap: the share when it is at most the cap, else 1; a
+			 * prefix of the hashes given, the others computed as read
+			 */
+			{
+				double		cap = rnd(2) ? 0.1 : 0.5,
+							uc;
+				size_t		nh = rnd(nb + 1),
+							given = nh;
+
+				for (size_t k = nh; k < nb; k++)
+					hc[k] = 0x5a5a5a5a5a5a5a5aULL;	/* not computed yet */
+				uc = tfp_match_unshared(sb, lb, nb, hc, &nh, set, ns, cap);
+				bad_cap += ref <= cap ? uc != ref : uc != 1.0;
+				bad_cap += nh < given || nh > nb || memcmp(hb, hc, nh * sizeof(uint64_t)) != 0;
+				capped += ref > cap && ref < 1.0;
+			}
+			all_shared += nb > 0 && u == 0.0;
+			partly += u > 0.0 && u < 1.0;
+		}
 	}
 	check(bad_split == 0, "lines split in parts of 1 to 4 lines: the lines split at once (4000 texts)");
 	check(bad_first == 0, "the first Han break: the first one tfp_match_han_breaks counts");
 	check(bad_join == 0 && joined > 100, "joined from the first break: tfp_match_middle's bytes");
 	check(bad_edges == 0 && edged > 1000,
 		  "edges: those of every candidate with its skipped lines tested (4000 pairs)");
+	check(bad_set == 0, "the line set: sorted, distinct, every line's hash in it");
+	check(bad_unshared == 0 && all_shared > 100 && partly > 1000,
+		  "unshared: the share of the line bytes in no line of the other with the same bytes");
+	check(bad_cap == 0 && capped > 500, "unshared with a cap: the share up to the cap, 1 above it; the hashes computed as read");
+	free(set);
+	free(ha);
+	free(hb);
+	free(hc);
 	free(sa);
 	free(sb);
 	free(o1);

@@ -4,9 +4,10 @@
  * and the edge shares of textfp_match_features() in SQL for texts in one
  * site template (golden values), the z of the features equal to the z of
  * the verdict, a side's lines (split into a buffer that grows) and the
- * edge shares measured from them, and the memory: with a free (arena.h)
- * every block is given back once the sides are freed, and a side met by
- * models 1 and 2 in turn does not grow.
+ * edge shares measured from them, model 3's verdicts, scores and unshared
+ * share (golden values) and that share from the lines, and the memory:
+ * with a free (arena.h) every block is given back once the sides are
+ * freed, and a side met by models 1, 2 and 3 in turn does not grow.
  */
 #include <math.h>
 #include <stdio.h>
@@ -60,7 +61,8 @@ static const char *const b4 = "研究人员发表了一项新的研究，城市�
 /*
  * A pair: a = h + x + f, b = h + y + f, and what SQL gives for it:
  * SELECT textfp_match(a, b, model => 1), textfp_match(a, b, model => 2),
- * textfp_match_features(a, b) (its [13] and [26]: edge and edge_long)
+ * textfp_match_features(a, b) (its [13] and [26]: edge and edge_long),
+ * textfp_match(a, b, model => 3) and textfp_match_features(a, b)[27]
  */
 typedef struct golden
 {
@@ -83,38 +85,41 @@ typedef struct golden
 	int			dist2;
 	double		edge,
 				edge_long;
+	int			verdict3;
+	double		score3,
+				unshared;
 } golden;
 
 static const golden pairs[] = {
 	{"an edited article in its template", &hdr, &b1, &b1e, &ftr_long,
 		1, 0.9999999998414659, 0.8608695652173913,
 		1, 0.9999999999999221, 0.7241379310344828, 0.84, 0.875, 0, 0.8846153846153846, 0.62, 3,
-	0.5388127853881279, 0.3181126331811263},
+	0.5388127853881279, 0.3181126331811263, 1, 0.9999999999999631, 0.4611872146118721},
 	{"two articles in one template", &hdr, &b1, &b2, &ftr_short,
 		1, 0.9896601033810523, 0.14655172413793102,
 		0, 0.0031771014369746235, 0, 0, 0.07792207792207792, 0, 0.11627906976744186, 0, 35,
-	0.34606205250596656, 0},
+	0.34606205250596656, 0, 0, 0.0018795216875225197, 0.6539379474940334},
 
 	/*
 	 * frozen model 2 reads a template line of 200 bytes or more as a
 	 * shared paragraph (edge_long): two articles in a template with a long
-	 * disclaimer line are a copy to it (pinned as it is, not as it should
-	 * be)
+	 * disclaimer line are a copy to it, and so to model 3, fitted the same
+	 * way (pinned as it is, not as it should be)
 	 */
 	{"two articles in one template with a long line", &hdr, &b1, &b2, &ftr_long,
 		1, 0.9999987656093376, 0.34868421052631576,
 		1, 0.9852958598200469, 0, 0, 0.07792207792207792, 0, 0.11627906976744186, 0, 35,
-	0.5636942675159236, 0.3328025477707006},
+	0.5636942675159236, 0.3328025477707006, 1, 0.9796667703943698, 0.43630573248407645},
 	{"an edited Chinese article in its template", &hdr_zh, &b3, &b3e, &ftr_zh,
 		1, 0.9999983168042476, 0.7066666666666667,
 		1, 0.9999999969111446, 0.5111111111111111, 0.6764705882352942, 0.8113207547169812,
 		0.7586206896551724, 0.9433962264150944, 0.4117647058823529, 8,
-	0.5671641791044777, 0},
+	0.5671641791044777, 0, 1, 0.9999999996018099, 0.43283582089552236},
 	{"two Chinese articles in one template", &hdr_zh, &b3, &b4, &ftr_zh,
 		0, 0.8535624991985554, 0.1782178217821782,
 		0, 0.06175940100181002, 0.011904761904761904, 0.02631578947368421, 0.046296296296296294,
 		0.02564102564102564, 0.18, 0.02631578947368421, 36,
-	0.5, 0},
+	0.5, 0, 0, 0.03996992796351047, 0.5},
 };
 
 #define NPAIRS (sizeof(pairs) / sizeof(pairs[0]))
@@ -166,6 +171,34 @@ bytes_of(const tfp_match_line *l, size_t lo, size_t hi, int long_only)
 	return n;
 }
 
+/* unshared from the lines themselves: the shorter text's (by line bytes)
+ * line bytes in lines whose bytes are those of no line of the other */
+static int
+same_line_text(const char *sa, const tfp_match_line *a, const char *sb, const tfp_match_line *b)
+{
+	return a->end - a->start == b->end - b->start &&
+		memcmp(sa + a->start, sb + b->start, a->end - a->start) == 0;
+}
+
+static double
+unshared_of(const tfp_match_side *x, const tfp_match_side *y)
+{
+	double		all = 0,
+				out = 0;
+
+	for (size_t i = 0; i < x->nlines; i++)
+	{
+		int			found = 0;
+
+		for (size_t j = 0; j < y->nlines && !found; j++)
+			found = same_line_text(x->text, &x->lines[i], y->text, &y->lines[j]);
+		all += (double) (x->lines[i].end - x->lines[i].start);
+		if (!found)
+			out += (double) (x->lines[i].end - x->lines[i].start);
+	}
+	return all > 0 ? out / all : 1.0;
+}
+
 static int
 same_lines(const tfp_match_side *m)
 {
@@ -191,7 +224,8 @@ main(void)
 		char	   *a = cat3(*g->h, *g->x, *g->f),
 				   *b = cat3(*g->h, *g->y, *g->f);
 		tfp_match_result r1,
-					r2;
+					r2,
+					r3;
 		tfp_match_side sa,
 					sb;
 		tfp_match_pair p;
@@ -214,9 +248,15 @@ main(void)
 				 g->name, g->edge, g->edge_long);
 		check(p.edge == g->edge && p.edge_long == g->edge_long && p.full.j5 == g->j5_1 &&
 			  p.mid.j5 == g->j5_2 && p.mid.run == g->run_2, what);
-		snprintf(what, sizeof(what), "%s: the z of the features is the z of the verdict, both models", g->name);
+		eval(a, b, 3, &r3);
+		snprintf(what, sizeof(what), "model 3, %s: verdict %d, score %.10g, unshared %.10g as in SQL, model 2's similarities",
+				 g->name, g->verdict3, g->score3, g->unshared);
+		check(r3.verdict == g->verdict3 && r3.score == g->score3 && p.unshared == g->unshared &&
+			  memcmp(&r3.f, &r2.f, sizeof(r2.f)) == 0 && r3.dist == r2.dist, what);
+		snprintf(what, sizeof(what), "%s: the z of the features is the z of the verdict, every model", g->name);
 		check(tfp_match_z(tfp_match_get_model(1), &p) == r1.z &&
-			  tfp_match_z(tfp_match_get_model(2), &p) == r2.z, what);
+			  tfp_match_z(tfp_match_get_model(2), &p) == r2.z &&
+			  tfp_match_z(tfp_match_get_model(3), &p) == r3.z, what);
 
 		/* the lines (the shorter text first) and the edge shares from them */
 		{
@@ -233,6 +273,8 @@ main(void)
 				  p.edge_long == ((double) bytes_of(x->lines, 0, c.lead_a, 1) +
 								  (double) bytes_of(x->lines, c.trail_a, x->nlines, 1)) / all,
 				  "the edges hold the template's lines; edge and edge_long are their shares of the shorter text");
+			check(p.unshared == unshared_of(x, y),
+				  "unshared is the share of the shorter text's line bytes in lines the other has nowhere");
 		}
 		tfp_match_side_free(&sa);
 		tfp_match_side_free(&sb);
@@ -269,7 +311,7 @@ main(void)
 			"我们今天讨论的是信息安全的问题，软件的漏洞需要及时修补。", "", "plain ASCII",
 		"<p>x</p>", "首页\n今天的天气很好\n版权所有", "首页\n明天可能下雨\n版权所有"};
 		const size_t nt = sizeof(texts) / sizeof(texts[0]);
-		long		held[6] = {0};
+		long		held[9] = {0};
 		int			ok = 1;
 
 		for (size_t i = 0; i < NPAIRS; i++)
@@ -283,20 +325,20 @@ main(void)
 
 			read_side(a, &sa);
 			read_side(b, &sb);
-			for (int round = 0; round < 6; round++)
+			for (int round = 0; round < 9; round++)
 			{
-				tfp_match_eval(&sa, &sb, tfp_match_get_model(1 + round % 2), &env, &r);
+				tfp_match_eval(&sa, &sb, tfp_match_get_model(1 + round % 3), &env, &r);
 				held[round] = arena_live;
 			}
 			tfp_match_eval_features(&sa, &sb, &env, &p);
 			tfp_match_eval(&sa, &sb, tfp_match_get_model(2), &env, &r);
-			ok &= held[2] == held[4] && held[3] == held[5];
+			ok &= held[3] == held[6] && held[4] == held[7] && held[5] == held[8];
 			tfp_match_side_free(&sa);
 			tfp_match_side_free(&sb);
 			free(a);
 			free(b);
 		}
-		check(ok, "a side met by models 1 and 2 in turn holds the same memory every other round");
+		check(ok, "a side met by models 1, 2 and 3 in turn holds the same memory every third round");
 		for (size_t i = 0; i < nt; i++)
 			for (size_t j = 0; j < nt; j++)
 			{
@@ -309,6 +351,7 @@ main(void)
 				read_side(texts[j], &sb);
 				tfp_match_eval(&sa, &sb, tfp_match_get_model(2), &env, &r);
 				tfp_match_eval(&sa, &sb, tfp_match_get_model(1), &env, &r);
+				tfp_match_eval(&sa, &sb, tfp_match_get_model(3), &env, &r);
 				tfp_match_eval_features(&sa, &sb, &env, &p);
 				tfp_match_side_free(&sa);
 				tfp_match_side_free(&sb);
