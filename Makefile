@@ -41,9 +41,9 @@ OBJS        = $(patsubst %.c,%.o,$(CORE_SRCS) $(PG_SRCS))
 FRAGMENTS     = $(sort $(wildcard src/sql/*.sql))
 FRAGMENTS_NEW = src/sql/64b_check_arrivals.sql src/sql/83_minhash_citus.sql
 # ... and of those whose statements marked "update: CREATE OR REPLACE" it
-# defines again in place (1.3: textfp_match's default model;
-# tools/replaced_functions.awk)
-FRAGMENTS_REPLACED = src/sql/63_match.sql src/sql/63b_boilerplate.sql
+# defines again in place (1.3: textfp_match's default model, the order in
+# which textfp_verify_pairs verifies; tools/replaced_functions.awk)
+FRAGMENTS_REPLACED = src/sql/63_match.sql src/sql/63b_boilerplate.sql src/sql/79_citus_arrivals.sql
 UPDATE_SQL  = $(EXTENSION)--$(PREVVERSION)--$(EXTVERSION).sql
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql $(UPDATE_SQL)
 # every frozen script but the two the fragments build

@@ -407,6 +407,29 @@ SELECT how, trigger_err(how) FROM unnest(ARRAY[
 SELECT err($$SELECT textfp_duplicate_of()$$);
 \set VERBOSITY default
 
+-- textfp_verify_pairs on one node: each pair's textfp_match verdict and
+-- score, the same as a join calling textfp_match, whatever order the pairs
+-- come in (it verifies them in order of id_a, reading a text once for its
+-- pairs: the same answers to the last bit); ids that are no rows and NULL
+-- ids give nothing, duplicate pairs each their verdict
+CREATE TABLE vp_pairs AS
+SELECT a.id AS id_a, b.id AS id_b FROM articles a, articles b
+WHERE a.id <> b.id AND (a.id % 7 = 0 OR b.id = a.id + 1) AND hashint4(a.id * 1000 + b.id) % 25 = 0;
+CREATE TABLE vp_join AS
+SELECT p.id_a::bigint, p.id_b::bigint, t.verdict, t.score
+FROM vp_pairs p JOIN articles a ON a.id = p.id_a JOIN articles b ON b.id = p.id_b
+CROSS JOIN LATERAL textfp_match(a.body, b.body) t;
+SELECT count(*) AS pairs, count(*) FILTER (WHERE verdict) AS copies,
+       count(DISTINCT id_a) AS ids_a FROM vp_join;
+SELECT o.how, (WITH v AS MATERIALIZED (SELECT * FROM textfp_verify_pairs(o.q, 'articles'))
+               SELECT count(*) FROM ((SELECT * FROM v EXCEPT ALL SELECT * FROM vp_join)
+                                     UNION ALL (SELECT * FROM vp_join EXCEPT ALL SELECT * FROM v)) d) AS differ
+FROM (VALUES ('as stored', 'SELECT id_a, id_b FROM vp_pairs'),
+             ('by a hash', 'SELECT id_a, id_b FROM vp_pairs ORDER BY hashint4(id_a * 7 + id_b)'),
+             ('by id_b, descending', 'SELECT id_a, id_b FROM vp_pairs ORDER BY id_b DESC, id_a')) o(how, q);
+SELECT count(*) AS verdicts FROM textfp_verify_pairs(
+  'SELECT 1 AS id_a, 2 AS id_b UNION ALL SELECT 1, 2 UNION ALL SELECT NULL, 3 UNION ALL SELECT 1, 99999', 'articles');
+
 RESET search_path;
 DROP SCHEMA arrivals_t CASCADE;
 RESET client_min_messages;

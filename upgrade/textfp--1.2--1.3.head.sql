@@ -31,6 +31,9 @@ COMMENT ON FUNCTION @extschema@.textfp_match_features(text, text, text)
 -- nowhere else in these scripts, because a DROP would fail on (or, with
 -- CASCADE, take) every view and function of a user that calls textfp_match;
 -- both functions are members of the extension already (the replacement of
--- an object that is not one fails).  The Makefile appends their
--- definitions from the fragments (src/sql/63 and 63b, the statements marked
--- "update: CREATE OR REPLACE": tools/replaced_functions.awk) after this part.
+-- an object that is not one fails).  The same for textfp_verify_pairs_by
+-- (textfp_verify_pairs verifies its pairs in order of id_a), defined again
+-- with its arguments and results as they were.  The Makefile appends their
+-- definitions from the fragments (src/sql/63, 63b and 79, the statements
+-- marked "update: CREATE OR REPLACE": tools/replaced_functions.awk) after
+-- this part.

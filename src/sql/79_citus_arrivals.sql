@@ -104,6 +104,7 @@ COMMENT ON FUNCTION @extschema@.textfp_citus_arrivals_step(text, text, text, reg
 -- id_a, text of id_b) (its verdict and score), or shingle_jaccard(text of
 -- id_b, text of id_a) (verdict: at least min_similarity).  On a
 -- distributed corpus in two co-located steps, on any other in one join.
+-- update: CREATE OR REPLACE
 CREATE FUNCTION @extschema@.textfp_verify_pairs_by(pairs text, corpus regclass, text_column name,
 		id_column name, method text, min_similarity float8,
 		boilerplate @extschema@.textfp_boilerplate, query_search_path text)
@@ -163,11 +164,18 @@ BEGIN
 		ELSE pg_catalog.format('(SELECT s >= %s, s FROM %s.shingle_jaccard(b, a) s)', min_similarity, ext) END;
 
 	IF kind IS DISTINCT FROM 'distributed' THEN
-		-- one join (Citus plans it on a reference table's placement)
+		-- one join (Citus plans it on a reference table's placement).  The
+		-- pairs come sorted by id_a (their ids only: a sort that carried
+		-- the texts could write both texts of every pair to temporary
+		-- files), kept so by OFFSET 0: where the plan keeps their order
+		-- (a nested loop or a hash join they probe), textfp_match meets an
+		-- id_a's pairs one after the other and reads its text once for
+		-- them all (it keeps the side of an argument equal to the call
+		-- before's); the answers do not depend on it
 		PERFORM pg_catalog.set_config('search_path', query_search_path, true);
 		RETURN QUERY EXECUTE pg_catalog.format(
 			'SELECT p.id_a::bigint, p.id_b::bigint, v.verdict, v.score
-			 FROM (SELECT q.id_a, q.id_b FROM (%1$s) q) p
+			 FROM (SELECT q.id_a, q.id_b FROM (%1$s) q ORDER BY q.id_a OFFSET 0) p
 			 JOIN %2$s x ON x.%3$I = p.id_a
 			 JOIN %2$s y ON y.%3$I = p.id_b
 			 CROSS JOIN LATERAL (SELECT x.%4$I::text AS a, y.%4$I::text AS b) t0

@@ -8,7 +8,13 @@ SQL and PL/pgSQL functions are resolved again at each call, with the
 caller's search_path.  Reported, one line each, exit status 1 if any:
 
 * CREATE OR REPLACE and IF NOT EXISTS (they would adopt an object an
-  attacker made in advance);
+  attacker made in advance), but for CREATE OR REPLACE FUNCTION in an update
+  script textfp--A--B.sql of a function that textfp--A.sql (beside it)
+  creates: a member of the extension already, which the server replaces
+  only as such (since the fix of CVE-2022-2625 it refuses to replace, in an
+  extension script, an object that is not a member), the one way to change
+  a function's parameter defaults without dropping the users' objects that
+  depend on it;
 * a created object whose name is not @extschema@-qualified;
 * a reference to an object the scripts define that is not
   @extschema@-qualified (in any clause: SUPPORT, RESTRICT, operator classes,
@@ -142,6 +148,31 @@ def check_body(where, body, problems, line):
             problems.append("%s: %s: unqualified operator %s in body" % (where, line, t[1]))
 
 
+def created_functions(path):
+    """the names of the functions an install script creates"""
+    try:
+        text = open(path, encoding='utf-8').read()
+    except OSError:
+        return set()
+    return {m.group(1).lower() for m in
+            re.finditer(r"CREATE\s+FUNCTION\s+@extschema@\.\"?([A-Za-z_0-9]+)", text, re.I)}
+
+
+def replaced_member(path, words):
+    """is this CREATE OR REPLACE FUNCTION, in an update script
+    NAME--A--B.sql, one of a function NAME--A.sql creates?"""
+    m = re.match(r'(.*/)?([A-Za-z_0-9]+)--([0-9.]+)--[0-9.]+\.sql$', path)
+    if not m:
+        return False
+    k = words.index('function') + 1
+    if words[k:k + 2] == ['@extschema@', '.']:
+        k += 2
+    if k >= len(words):
+        return False
+    prev = '%s%s--%s.sql' % (m.group(1) or '', m.group(2), m.group(3))
+    return words[k].strip('"') in created_functions(prev)
+
+
 def main(paths):
     problems = []
     # psql meta-commands (\echo ... \quit) blanked out, offsets kept
@@ -166,7 +197,9 @@ def main(paths):
             head = ' '.join(words[:4])
             where = "%s:%d" % (path, line)
             joined = ' '.join(words)
-            if 'create or replace' in joined:
+            if 'create or replace' in joined and not (
+                    joined.startswith('create or replace function') and
+                    replaced_member(path, words)):
                 problems.append("%s: CREATE OR REPLACE" % where)
             if 'if not exists' in joined:
                 problems.append("%s: IF NOT EXISTS" % where)
