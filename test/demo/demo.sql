@@ -195,10 +195,10 @@ SELECT 'with', * FROM textfp_check_arrivals(NULL, 'site_pages', 'page_matches_le
     methods => '{simhash,textfp_match}', radius => 16, text_column => 'body',
     boilerplate => (SELECT lex FROM lexicons WHERE name = 'site_pages'));
 \echo 'the same question for one pair, by hand: model 1 (textfp_match''s first model, still'
-\echo 'selectable) calls the two pages copies; model 2 (the default) sees that they share only'
+\echo 'selectable) calls the two pages copies; model 3 (the default) sees that they share only'
 \echo 'their leading and trailing lines; with the lexicon the template is gone before either looks:'
 SELECT m1.verdict AS model1_verdict, round(m1.score::numeric, 3) AS model1_score,
-       m.verdict AS model2_verdict, round(m.score::numeric, 3) AS model2_score,
+       m.verdict AS model3_verdict, round(m.score::numeric, 3) AS model3_score,
        s.verdict AS with_lexicon, round(s.score::numeric, 3) AS score_with_lexicon
 FROM site_pages a, site_pages b, lexicons x,
      LATERAL textfp_match(a.body, b.body, model => 1) m1,
