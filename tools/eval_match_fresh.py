@@ -48,11 +48,7 @@ def main():
     for k in range(0, len(args), 3):
         name, set_path, feat_path = args[k:k + 3]
         rows = fm.load(set_path, feat_path, name)
-        with open(feat_path) as fh:
-            un = {int(line.split('\t')[0]): float(fm.unescape(line.rstrip('\n').split('\t')[1]).split('\t')[26])
-                  for line in fh}
-        for r in rows:
-            r['unshared'] = un[r['id']]
+        fit_match3.need_unshared(rows, feat_path)
         z2 = fm.zs(beta2, rows)
         z3 = np.array([[1.0] + fit_match3.inputs3(r) for r in rows]) @ beta3
         # the feature path against SQL's textfp_match(a, b) on every pair

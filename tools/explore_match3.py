@@ -42,27 +42,9 @@ def load3(set_path, feat_path):
     return rows
 
 
-group = fit_match3.group
-
-
 def brief(title, rows, z, thr):
     """the totals, and the kinds with a recall under 0.99 or a false copy"""
-    y = np.array([r['y'] for r in rows])
-    sel = z >= thr
-    p, rc, _, fp = fm.pr(sel, y)
-    print('%s: %d pairs, precision %.4f, recall %.4f, false copies %d, ranking recall at '
-          'precision 0.999 %.3f' % (title, len(rows), p, rc, fp, fm.recall_at(z, y, 0.999)))
-    g = {}
-    for i, r in enumerate(rows):
-        g.setdefault(group(r), []).append(i)
-    for k in sorted(g):
-        ix = g[k]
-        yy, ss = y[ix], sel[ix]
-        npos, nneg = int(yy.sum()), len(ix) - int(yy.sum())
-        if (npos and ss[yy == 1].mean() < 0.99) or (nneg and ss[yy == 0].sum()):
-            print('    %-36s recall %-13s false copies %d of %d'
-                  % (k, '%.3f (%d)' % (ss[yy == 1].mean(), npos) if npos else '-',
-                     int(ss[yy == 0].sum()), nneg))
+    fit_match3.report(title, rows, z, thr, only_below=0.99)
 
 
 def main():

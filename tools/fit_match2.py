@@ -73,6 +73,14 @@ def unescape(s):
     return s.replace('\\t', '\t').replace('\\n', '\n').replace('\\\\', '\\')
 
 
+def set_features(r, v):
+    """the values of textfp_match_features(a, b) into the row: the full
+    texts', the edge share, the middles', the share in long edge lines and
+    (27 values, since model 3) the unshared share, else None"""
+    r['full'], r['edge'], r['mid'], r['edge_long'] = v[:12], v[12], v[13:25], v[25]
+    r['unshared'] = v[26] if len(v) > 26 else None
+
+
 def load(set_path, feat_path, name):
     meta = {}
     with open(set_path, encoding='utf-8') as fh:
@@ -91,7 +99,7 @@ def load(set_path, feat_path, name):
             p = line.rstrip('\n').split('\t')
             v = [float(x) for x in unescape(p[1]).split('\t')]
             r = meta[int(p[0])]
-            r['full'], r['edge'], r['mid'], r['edge_long'] = v[:12], v[12], v[13:25], v[25]
+            set_features(r, v)
             r['x'] = inputs2(r['mid'], r['edge'], r['edge_long'])
             r['v1'], r['z1'] = p[2] == 't', float(p[3])
             r['vd'], r['zd'] = p[4] == 't', float(p[5])

@@ -62,26 +62,24 @@ def load3(set_path, feat_path):
             p = line.rstrip('\n').split('\t')
             v = [float(x) for x in fm.unescape(p[1]).split('\t')]
             r = meta[int(p[0])]
-            r['full'], r['edge'], r['mid'], r['edge_long'] = v[:12], v[12], v[13:25], v[25]
+            fm.set_features(r, v)
             r['vd'], r['zd'] = p[4] == 't', float(p[5])
             rows.append(r)
     return rows
 
 
+def need_unshared(rows, path):
+    """exit unless every row has model 3's 27th feature"""
+    if any(r['unshared'] is None for r in rows):
+        sys.exit('%s: 26 features a pair, not 27: made before model 3 '
+                 '(run test/bench/match_features.sh again)' % path)
+
+
 def load_all(a):
     sets = [fm.load(a.set1, a.f1, 'set1'), fm.load(a.set2, a.f2, 'set2'), load3(a.set3, a.f3)]
     for rows, path in zip(sets, (a.f1, a.f2, a.f3)):
-        un = {}
-        with open(path) as fh:
-            for line in fh:
-                p = line.rstrip('\n').split('\t')
-                v = fm.unescape(p[1]).split('\t')
-                if len(v) < 27:
-                    sys.exit('%s: 26 features a pair, not 27: made before model 3 '
-                             '(run test/bench/match_features.sh again)' % path)
-                un[int(p[0])] = float(v[26])
+        need_unshared(rows, path)
         for r in rows:
-            r['unshared'] = un[r['id']]
             r['x2'] = r['x'] if 'x' in r else fm.inputs2(r['mid'], r['edge'], r['edge_long'])
             r['x'] = inputs3(r)
     return sets
@@ -94,9 +92,11 @@ def group(r):
     return r['lang'] + ' ' + k
 
 
-def report(title, rows, z, thr):
-    """the totals, every kind (copies: recall; non-copies: false copies),
-    the same-template pairs"""
+def report(title, rows, z, thr, only_below=None):
+    """the totals, every kind (copies: recall; non-copies: false copies;
+    marked '<' under recall 0.95 or with a false copy), the same-template
+    pairs; with only_below, only the kinds with a recall under it or a false
+    copy"""
     y = np.array([r['y'] for r in rows])
     sel = z >= thr
     p, rc, _, fp = fm.pr(sel, y)
@@ -110,7 +110,10 @@ def report(title, rows, z, thr):
         ix = g[k]
         yy, ss = y[ix], sel[ix]
         npos, nneg = int(yy.sum()), len(ix) - int(yy.sum())
-        flag = ' <' if (npos and ss[yy == 1].mean() < 0.95) or (nneg and ss[yy == 0].sum()) else ''
+        low = lambda floor: (npos and ss[yy == 1].mean() < floor) or (nneg and ss[yy == 0].sum())
+        if only_below is not None and not low(only_below):
+            continue
+        flag = ' <' if low(0.95) else ''
         print('    %-36s recall %-13s false copies %d of %d%s'
               % (k, '%.3f (%d)' % (ss[yy == 1].mean(), npos) if npos else '-',
                  int(ss[yy == 0].sum()), nneg, flag))

@@ -390,11 +390,17 @@ tfp_match_middle(const char *s, tfp_match_line *l, size_t lo, size_t hi,
  * slower), their sorted distinct set, and the share of a text's line bytes
  * in lines whose hash is not in the other's set (tfp_match.h: unshared).
  */
+static inline uint64_t
+line_xxh3(const char *s, const tfp_match_line *l)
+{
+	return XXH3_64bits(s + l->start, l->end - l->start);
+}
+
 void
 tfp_match_line_hashes(const char *s, const tfp_match_line *l, size_t n, uint64_t *h)
 {
 	for (size_t i = 0; i < n; i++)
-		h[i] = XXH3_64bits(s + l[i].start, l[i].end - l[i].start);
+		h[i] = line_xxh3(s, &l[i]);
 }
 
 size_t
@@ -427,7 +433,7 @@ tfp_match_unshared(const char *s, const tfp_match_line *l, size_t n, uint64_t *h
 	{
 		if (i == *nh)
 		{
-			h[i] = XXH3_64bits(s + l[i].start, l[i].end - l[i].start);
+			h[i] = line_xxh3(s, &l[i]);
 			*nh = i + 1;
 		}
 		if (!sorted_has(set, nset, h[i]))
