@@ -434,7 +434,7 @@ run_regress() {
 regress_weight() {
     case $1 in
         hamming) echo 45 ;;  simhash_index_prop) echo 25 ;;  hamming_merge|minhash_gin) echo 20 ;;
-        parallel) echo 19 ;;  pinyin_simd) echo 17 ;;  simhash_large) echo 10 ;;
+        parallel) echo 19 ;;  pinyin_simd) echo 17 ;;  simhash_large) echo 10 ;;  passage_simd) echo 6 ;;
         simhash_reference) echo 8 ;;  simhash_bits) echo 7 ;;
         partitioned|imatch|supershingles|arrivals|minhash_real|sets_large) echo 5 ;;
         pinyin_gin|simhash_index_ops|spotsigs|html_text) echo 4 ;;

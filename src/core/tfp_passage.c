@@ -1,7 +1,11 @@
 /*
  * tfp_passage.c -- the passage fingerprint (definition, guarantee and its
  * proof in tfp_passage.h): units and their keys, k-gram hashes, winnowing
- * with context bytes, streamed in batches with O(1) memory.  Pure C.
+ * with context bytes, streamed in batches with O(1) memory.  Pure C.  Where
+ * the CPU has AVX-512, four stages run in tfp_passage_x86.c's kernels
+ * (tfp_passage_int.h): the k-gram hashes, the windows' minima, the seeds'
+ * context bytes and long runs of ASCII; this file's loops are the
+ * definition, and do the rest (the ends of batches, other CPUs).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +14,7 @@
 
 #include "tfp_core.h"
 #include "tfp_passage.h"
+#include "tfp_passage_int.h"
 #include "tfp_unicode_inline.h"
 
 const char *
@@ -64,6 +69,7 @@ static const unsigned FOLD_ALL = TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN;
 static uint64_t fast_key[2][FAST_N];
 static uint8_t ascii_cls[128];
 static uint8_t word_byte[256];	/* an ASCII word character folded, else 0 */
+static uint8_t word_map[16];	/* bit hi of [lo]: 16 hi + lo is one */
 
 /* a step of the keys-only ASCII loop for byte b < 128 (ascii_keys):
  * {all ones, c M} for a word byte that folds to c, {0, TFP_PK_WORD} for a
@@ -71,6 +77,7 @@ static uint8_t word_byte[256];	/* an ASCII word character folded, else 0 */
 typedef struct wstep
 {
 	uint64_t	mask,
+				mul,
 				add;
 } wstep;
 static wstep wsteps[128];
@@ -109,7 +116,10 @@ fast_init(void)
 		ascii_cls[c] = (uint8_t) tfp_cp_class_inline(c);
 		if (ascii_cls[c] == TFP_CC_WORD)
 			word_byte[c] = (uint8_t) (c - 'A' < 26u ? c + ('a' - 'A') : c);
+		if (word_byte[c])
+			word_map[c & 15] |= (uint8_t) (1u << (c >> 4));
 		wsteps[c].mask = word_byte[c] ? ~UINT64_C(0) : 0;
+		wsteps[c].mul = word_byte[c] ? TFP_PK_MUL : 0;
 		wsteps[c].add = word_byte[c] ? (uint64_t) word_byte[c] * TFP_PK_MUL : TFP_PK_WORD;
 	}
 	for (uint32_t cp = FAST_LO; cp < FAST_HI; cp++)
@@ -192,6 +202,9 @@ utok_flush(utok *k)
 	else
 		winnow_units(k->wn, k->keys, k->lens, k->nbuf);
 	k->nbuf = 0;
+	/* every length 1 until a unit says otherwise (the keys-only loop over
+	 * han characters writes none) */
+	memset(k->lens, 1, sizeof(k->lens));
 }
 
 static inline void
@@ -348,7 +361,8 @@ word_keys(utok *k, size_t from, size_t to)
 /*
  * One byte b < 128 of a stream of the keys-only ASCII loop.  H after a
  * word byte c is (H + c) M = H M + c M and after a separator TFP_PK_WORD,
- * which is what H is while no word is open: so H' = (H & mask) M + add.  A
+ * which is what H is while no word is open: so H' = H mul + add, mul = M
+ * after a word byte and 0 after a separator (no and in H's chain).  A
  * word's H is stored at keys[nb] at every step, and nb moves past it when
  * a separator ends the word (inw: all ones while a word is open).
  */
@@ -359,7 +373,7 @@ ascii_step(uint64_t *h, uint64_t *inw, size_t *nb, uint64_t *keys, unsigned b)
 
 	keys[*nb] = *h;
 	*nb += *inw & ~e->mask & 1;
-	*h = (*h & e->mask) * TFP_PK_MUL + e->add;
+	*h = *h * e->mul + e->add;
 	*inw = e->mask;
 }
 
@@ -385,11 +399,12 @@ ascii_end(const unsigned char *s, size_t pos, size_t end)
  * The keys-only tokenizer's ASCII bytes from pos (an ASCII byte) up to the
  * first that is not ASCII or end, whose position it returns, with the open
  * word's H in *hp (TFP_PK_WORD if none) and *inwp.  The chain from H to H
- * (an and, a multiplication and an addition a byte) bounds the loop, so a
- * chunk of a long run is read as two streams at once: the first up to and with the
+ * (a multiplication and an addition a byte) bounds the loop, so a chunk of
+ * a long run is read as two streams at once: the first up to and with the
  * first separator after the chunk's middle (which ends any word open
  * there), the second after it, from no open word; the second stream's
- * words are put after the first's.  A chunk of L bytes ends at most
+ * words are put after the first's.  (Four streams were slower: the state
+ * no longer fits in registers.)  A chunk of L bytes ends at most
  * (L + 1) / 2 words (each needs a separator after a word byte), so a chunk
  * is at most 2 (room - 1) bytes and the batch never overflows in it.
  */
@@ -428,6 +443,29 @@ ascii_keys(utok *k, const unsigned char *s, size_t pos, size_t end, uint64_t *hp
 			return pos;
 		}
 	}
+#if TFP_HAVE_X86_KERNELS
+	if (tfp_use_avx512())
+	{
+		/* the rest of the run, in blocks of 64 bytes (tfp_passage_x86.c) */
+		while (pos < end && s[pos] < 0x80)
+		{
+			size_t		nb = k->nbuf,
+						nb0 = nb;
+
+			if (TFP_PASSAGE_BATCH - nb < 33)
+			{
+				utok_flush(k);
+				continue;
+			}
+			pos = tfp_passage_ascii_x86(s, pos, end, &h, &inw, k->keys, &nb, word_map);
+			word_keys(k, nb0, nb);
+			k->nbuf = nb;
+		}
+		*hp = h;
+		*inwp = inw;
+		return pos;
+	}
+#endif
 	end = ascii_end(s, pos, end);
 	while (pos < end)
 	{
@@ -502,6 +540,7 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 	k->kind = K_NONE;
 	k->nbuf = 0;
 	k->total = 0;
+	memset(k->lens, 1, sizeof(k->lens));
 	while (pos < len)
 	{
 		uint32_t	cp;
@@ -653,8 +692,8 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 						 * stored at every step, kept if there is one (the
 						 * open unit's place and code point are found after
 						 * the run) */
-						k->keys[nb] = key;
-						k->lens[nb] = 1;
+						k->keys[nb] = key;	/* (its length, 1, is there:
+											 * utok_flush) */
 						nb += key != 0;
 						key = e != FAST_SEP ? e : 0;
 					}
@@ -755,7 +794,8 @@ struct winnow
 	uint64_t	P[WBUF + 1];
 	uint64_t	S[WBUF + 1];
 	uint64_t	grams[WBUF];	/* hash of the k-gram starting at unit u */
-	uint8_t		glen[WBUF];		/* its length in units */
+	uint8_t		glen[WBUF + TFP_PASSAGE_PAD];	/* its length in units (a
+												 * kernel reads 4 bytes) */
 	uint64_t	bpow[TFP_PASSAGE_MAX_K + 2];	/* B^m */
 	uint64_t	kdone;			/* k-grams complete below this start */
 	uint64_t	wnext;			/* next window to evaluate */
@@ -764,7 +804,8 @@ struct winnow
 	int64_t		last;			/* last position recorded, -1: none */
 	int			evaluated;		/* a window was evaluated */
 	uint32_t	npend;			/* recorded, not emitted: pend[0..npend) */
-	uint64_t	pend[WBUF + WBATCH];	/* (positions wait at most OVERLAP units) */
+	uint64_t	pend[WBUF + WBATCH + TFP_PASSAGE_PAD];	/* (positions wait at most OVERLAP
+														 * units) */
 	tfp_pseed  *out;			/* a batch, or the caller's array */
 	size_t		nout,
 				capout;
@@ -835,12 +876,11 @@ winnow_init(winnow *st, const tfp_passage_opts *o)
  * the text allow; as a unit is at least 1 long, l >= p - c and r <= e + c.
  * The right context is known once units of c in length follow e.
  */
-static void
-emit_ready(winnow *st, int all)
+static ALWAYS_INLINE void
+emit_ready_c(winnow *st, int all, const uint64_t c)
 {
 	const uint64_t base = st->base,
-				n = st->n,
-				c = (uint64_t) st->c;
+				n = st->n;
 	const uint64_t *P = st->P - base,
 			   *S = st->S - base,
 			   *grams = st->grams - base,
@@ -851,34 +891,66 @@ emit_ready(winnow *st, int all)
 	const size_t capout = st->sink ? st->capout : SIZE_MAX;
 	tfp_pseed  *out = st->out;
 	size_t		nout = st->nout;
-	uint32_t	i = 0;
+	uint32_t	i = 0,
+				nready = npend;
 
+	/* the ready ones: a prefix, as e does not decrease with p */
+	if (!all)
+		for (nready = 0; nready < npend; nready++)
+		{
+			const uint64_t p = pend[nready];
+
+			if (P[n] - P[p + glen[p]] < c)
+				break;
+		}
 	/* (the state in locals: stores to out may not alias it, and the
 	 * build does not assume strict aliasing) */
-	for (; i < npend; i++)
+	while (i < nready)
 	{
-		uint64_t	p = pend[i],
-					e = p + glen[p],
-					l,
-					r;
-		tfp_pseed  *o;
+		const uint32_t stop = nready - i < capout - nout ? nready : (uint32_t) (i + capout - nout);
 
-		if (!all && P[n] - P[e] < c)
-			break;
-		/* steps of a fixed count, no branches: at most ceil(c / 2) needed */
-		l = p >= base + c ? p - c : base;
-		r = e + c <= n ? e + c : n;
-		for (uint64_t t = 0; t < (c + 1) / 2; t++)
+#if TFP_HAVE_X86_KERNELS
+		if (stop - i >= 8 && tfp_use_avx512())
 		{
-			l += P[p] - P[l] > c;
-			r -= P[r] - P[e] > c;
+			const uint32_t m = (stop - i) & ~UINT32_C(7);
+
+			tfp_passage_emit_x86(P, S, grams, glen, bpow, pend + i, m, base, n, (int) c,
+								 out + nout);
+			i += m;
+			nout += m;
 		}
-		o = &out[nout++];
-		o->hash = grams[p];
-		o->unit = (uint32_t) p;
-		o->left = ctx_of(S[p] - S[l] * bpow[p - l], (int) (p - l));
-		o->right = ctx_of(S[r] - S[e] * bpow[r - e], (int) (r - e));
-		o->pad = 0;
+#endif
+		for (; i < stop; i++)
+		{
+			const uint64_t p = pend[i],
+						e = p + glen[p],
+						l0 = p >= base + c ? p - c : base,
+						r0 = e + c <= n ? e + c : n;
+			uint64_t	l = l0,
+						r = r0;
+			tfp_pseed  *o = &out[nout++];
+
+			/*
+			 * steps of a fixed count, no branches: at most ceil(c / 2)
+			 * needed; as P increases, the tests that hold are a prefix
+			 * of them, so each is made on its own (not from the last
+			 * step's result), from an index kept within [l0, p] and [e,
+			 * r0]
+			 */
+			for (uint64_t t = 0; t < (c + 1) / 2; t++)
+			{
+				const uint64_t li = l0 + t < p ? l0 + t : p,
+							ri = r0 - t > e ? r0 - t : e;
+
+				l += P[p] - P[li] > c;
+				r -= P[ri] - P[e] > c;
+			}
+			o->hash = grams[p];
+			o->unit = (uint32_t) p;
+			o->left = ctx_of(S[p] - S[l] * bpow[p - l], (int) (p - l));
+			o->right = ctx_of(S[r] - S[e] * bpow[r - e], (int) (r - e));
+			o->pad = 0;
+		}
 		if (nout == capout)
 		{
 			st->sink(st->arg, out, nout);
@@ -894,6 +966,16 @@ emit_ready(winnow *st, int all)
 	}
 }
 
+/* the default context length as a constant (its loops unrolled) */
+static void
+emit_ready(winnow *st, int all)
+{
+	if (st->c == TFP_PASSAGE_MAX_CTX)
+		emit_ready_c(st, all, TFP_PASSAGE_MAX_CTX);
+	else
+		emit_ready_c(st, all, (uint64_t) st->c);
+}
+
 /*
  * Read n <= WBATCH more units of lengths lens.  Unit u brings P(u + 1) and
  * S(u + 1); the batch completes the k-grams j with P(N) - P(j) >= k that
@@ -907,7 +989,12 @@ emit_ready(winnow *st, int all)
  * kdone) is kept as (minh, minp): a k-gram joining at or below it becomes
  * it; when it has left the window (minp < wnext), the window is scanned
  * again (about 2 / (w + 1) of the windows).  Three loops over the batch,
- * each with its state in registers; indices relative to base.
+ * each with its state in registers; indices relative to base.  With the
+ * AVX-512 kernels, the k-grams and then the windows go eight at a time
+ * first (each window there on its own: its members, minimum and rightmost
+ * position found afresh), and these loops take over where the kernels
+ * stop, near the batch's end, the minimum of the window then due scanned
+ * again.
  */
 static ALWAYS_INLINE void
 winnow_units_kw(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n,
@@ -922,6 +1009,9 @@ winnow_units_kw(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n,
 				N,
 				k0,
 				k1;
+#if TFP_HAVE_X86_KERNELS
+	const int	x86 = tfp_use_avx512();
+#endif
 
 	/* room for the batch: keep the last OVERLAP units */
 	if (st->n - st->base + n > WBUF)
@@ -942,17 +1032,36 @@ winnow_units_kw(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n,
 	u0 = st->n - base;
 	N = u0 + n;
 
-	/* the prefix sums */
+	/*
+	 * The prefix sums.  S's chain (a multiplication and an addition a unit)
+	 * would bound the loop, so it runs as two chains, two units a step:
+	 * S(u + 2) = S(u) B^2 + K(u) B + K(u + 1), the same values mod 2^64.
+	 */
+	if (n > 0)
 	{
-		uint64_t	p = P[u0],
-					s = S[u0];
+		const uint64_t B2 = TFP_PK_MUL * TFP_PK_MUL;
+		uint64_t	p = P[u0] + lens[0],
+					s0 = S[u0],
+					s1 = S[u0] * TFP_PK_MUL + in[0],
+					km = in[0] * TFP_PK_MUL;
 
-		for (size_t i = 0; i < n; i++)
+		P[u0 + 1] = p;
+		S[u0 + 1] = s1;
+		for (size_t i = 1; i < n; i += 2)
 		{
-			p += lens[i];
-			s = s * TFP_PK_MUL + in[i];
-			P[u0 + i + 1] = p;
-			S[u0 + i + 1] = s;
+			/* S(u0 + i + 1) from S(u0 + i - 1), then S(u0 + i + 2) from S(u0 + i) */
+			const uint64_t km1 = in[i] * TFP_PK_MUL;
+
+			s0 = s0 * B2 + km + in[i];
+			P[u0 + i + 1] = p += lens[i];
+			S[u0 + i + 1] = s0;
+			if (i + 1 < n)
+			{
+				km = in[i + 1] * TFP_PK_MUL;
+				s1 = s1 * B2 + km1 + in[i + 1];
+				P[u0 + i + 2] = p += lens[i + 1];
+				S[u0 + i + 2] = s1;
+			}
 		}
 	}
 
@@ -963,6 +1072,10 @@ winnow_units_kw(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n,
 		uint64_t	j = st->kdone - base;
 
 		k0 = j;
+#if TFP_HAVE_X86_KERNELS
+		if (x86)
+			j = tfp_passage_grams_x86(P, S, grams, glen, j, N, (int) k, bpow);
+#endif
 		/*
 		 * the k-grams complete now are the starts j with P(N) - P(j) >= k;
 		 * each ends at the first e with P(e) - P(j) >= k, which is between
@@ -998,8 +1111,37 @@ winnow_units_kw(winnow *st, const uint64_t *in, const uint8_t *lens, size_t n,
 					minp = st->minp < 0 ? UINT64_MAX : (uint64_t) st->minp - base,
 					last = st->last < 0 ? UINT64_MAX : (uint64_t) st->last - base;
 		uint32_t	npend = st->npend;
+		uint64_t	j = k0;
 
-		for (uint64_t j = k0; j < k1; j++)
+#if TFP_HAVE_X86_KERNELS
+		if (x86)
+		{
+			const uint64_t w0 = wnext;
+
+			wnext = tfp_passage_windows_x86(P, grams, wnext, k1, N, (int) w, base, st->pend,
+											&npend, &last);
+			if (wnext != w0)
+			{
+				/*
+				 * on from the first j at which the window at wnext is due
+				 * (P(j) - P(wnext) < w, as the loop below keeps it), with
+				 * the rightmost minimum of the k-grams [wnext, j) so far
+				 */
+				for (j = wnext; j < k1 && P[j + 1] - P[wnext] < w; j++)
+					;
+				minh = UINT64_MAX;
+				minp = UINT64_MAX;
+				for (uint64_t i = wnext; i < j; i++)
+				{
+					const uint64_t h = grams[i];
+
+					minp = h <= minh ? i : minp;
+					minh = h <= minh ? h : minh;
+				}
+			}
+		}
+#endif
+		for (; j < k1; j++)
 		{
 			const uint64_t pk = P[j + 1];
 

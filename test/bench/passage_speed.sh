@@ -27,6 +27,7 @@ echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -e /usr/include/openssl/md5.h ]; then
     cc -O2 -Wno-deprecated-declarations -I"$TFP_ROOT/src/core" -I"$TFP_ROOT/src/core/generated" \
        -o "$out/micro" "$TFP_ROOT/test/bench/passage_micro.c" "$TFP_ROOT"/src/core/tfp_passage.c \
+       "$TFP_ROOT"/src/core/tfp_passage_x86.c "$TFP_ROOT"/src/core/tfp_cpu.c \
        "$TFP_ROOT"/src/core/tfp_unicode.c "$TFP_ROOT"/src/core/tfp_features.c \
        "$TFP_ROOT"/src/core/generated/tfp_unicode_data.c -lcrypto
     tfp_psql -Atc "SELECT string_agg(body, E'\n') FROM docs WHERE lang = 'zh'" > "$out/zh.txt"

@@ -15,6 +15,7 @@
 
 #include "tfp_core.h"
 #include "tfp_align.h"
+#include "tfp_cpu.h"
 #include "tfp_passage.h"
 
 #include "tap.h"
@@ -83,6 +84,15 @@ seeds_of(const char *s, const tfp_passage_opts *o)
 	sbuf		b = {0};
 
 	tfp_passage_seeds(s, strlen(s), o, ssink, &b, NULL, NULL);
+	return b;
+}
+
+static sbuf
+seeds_of_len(const char *s, size_t len, const tfp_passage_opts *o)
+{
+	sbuf		b = {0};
+
+	tfp_passage_seeds(s, len, o, ssink, &b, NULL, NULL);
 	return b;
 }
 
@@ -331,11 +341,36 @@ test_units(void)
 	free(a.u);
 }
 
+/*
+ * n random keys (from an alphabet of alpha: many ties when small) and
+ * lengths for trial t: mix t % 5 is 0 han units only, 1 words only, 2-3
+ * mixed, 4 runs of each of up to runmax units (across batches)
+ */
+static void
+rand_units(int t, size_t n, uint32_t alpha, uint32_t runmax, uint64_t *keys, uint8_t *lens)
+{
+	const int	mix = t % 5;
+	size_t		run = 0;
+	uint8_t		rlen = 1;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		keys[i] = tfp_fmix64(rnd(alpha) + 1);
+		if (mix == 4 && run-- == 0)
+		{
+			run = rnd(runmax);
+			rlen = (uint8_t) (1 + rnd(2));
+		}
+		lens[i] = mix == 0 ? 1 : mix == 1 ? 2 : mix == 4 ? rlen : (uint8_t) (1 + rnd(2));
+	}
+}
+
 static void
 test_reference(void)
 {
 	int			ok = 1;
-	int			combos[][2] = {{5, 9}, {1, 1}, {1, 7}, {3, 2}, {4, 10}, {16, 64}, {2, 64}, {16, 1}, {8, 8}};
+	int			combos[][2] = {{5, 9}, {1, 1}, {1, 7}, {3, 2}, {4, 10}, {16, 64}, {2, 64}, {16, 1}, {8, 8},
+	{1, 2}, {2, 3}, {5, 8}, {6, 17}, {7, 33}};
 
 	for (size_t c = 0; c < sizeof(combos) / sizeof(combos[0]); c++)
 	{
@@ -343,12 +378,9 @@ test_reference(void)
 
 		for (int t = 0; t < 400 && ok; t++)
 		{
-			int			mix = t % 5;	/* 0: han only, 1: words only, 2-3: mixed,
-										 * 4: runs of each, across batches */
+			int			mix = t % 5;
 			size_t		n = mix == 4 ? rnd(2000) : rnd(300);
-			uint32_t	alpha = 1 + rnd(t % 3 == 0 ? 3 : 1000);	/* many ties */
-			size_t		run = 0;
-			uint8_t		rlen = 1;
+			uint32_t	alpha = 1 + rnd(t % 3 == 0 ? 3 : 1000);
 			uint64_t   *keys = malloc((n + 1) * sizeof(uint64_t));
 			uint8_t    *lens = malloc(n + 1);
 			tfp_pseed  *x = malloc((n + 1) * sizeof(tfp_pseed)),
@@ -356,16 +388,7 @@ test_reference(void)
 			size_t		nx,
 						ny;
 
-			for (size_t i = 0; i < n; i++)
-			{
-				keys[i] = tfp_fmix64(rnd(alpha) + 1);
-				if (mix == 4 && run-- == 0)
-				{
-					run = rnd(600);
-					rlen = (uint8_t) (1 + rnd(2));
-				}
-				lens[i] = mix == 0 ? 1 : mix == 1 ? 2 : mix == 4 ? rlen : (uint8_t) (1 + rnd(2));
-			}
+			rand_units(t, n, alpha, 600, keys, lens);
 			nx = tfp_passage_winnow_len(keys, lens, n, &o, x);
 			ny = ref_winnow(keys, lens, n, &o, y);
 			ok = same_seeds(x, nx, y, ny);
@@ -385,7 +408,7 @@ test_reference(void)
 		}
 	}
 	check(ok, "winnowing equals the brute-force reference (every window's rightmost minimum, lengths "
-		  "of han units and words) on 3,600 random unit sequences, ties included, k 1-16, w 1-64, runs of either across batches");
+		  "of han units and words) on 5,600 random unit sequences, ties included, k 1-16, w 1-64, runs of either across batches");
 }
 
 /*
@@ -836,18 +859,80 @@ test_golden(void)
 	check(ok, "golden values of the passage fingerprint (never to change)");
 }
 
+/*
+ * The AVX-512 kernels (tfp_passage_x86.c) against the portable code: the
+ * same seeds on random texts (Chinese, ASCII, both, with separators and
+ * marks) through the streaming tokenizer, across batches, with many
+ * options.  (test_reference compares each path with the brute-force
+ * reference on random unit sequences, and main() runs it on both.)
+ */
+static void
+test_simd_paths(void)
+{
+	int			combos[][2] = {{5, 9}, {1, 1}, {1, 2}, {2, 3}, {3, 2}, {4, 10}, {5, 8}, {6, 17},
+	{16, 64}, {2, 64}, {16, 1}, {8, 8}, {7, 33}};
+	static const char *const pieces[] = {"的", "是", "在", "再", "國", "国", "文", "字", "，", "。",
+		" ", "word", "Text", "42", "é", "e\xcc\x81", "\n", "ＡＢ", "、", "x"};
+	int			bad = 0;
+
+	for (size_t c = 0; c < sizeof(combos) / sizeof(combos[0]); c++)
+	{
+		tfp_passage_opts o = {combos[c][0], combos[c][1], (int) (c % 2)};
+
+		for (int t = 0; t < 100; t++)
+		{
+			size_t		np = 1 + rnd(t % 4 == 0 ? 3000 : 400),
+						len = 0;
+			char	   *s = malloc(np * 8 + 1);
+			sbuf		a,
+						b;
+
+			for (size_t i = 0; i < np; i++)
+			{
+				/* Chinese, ASCII (long runs), or any */
+				const char *q = pieces[t % 3 == 0 ? rnd(10) : t % 3 == 1 ? 10 + rnd(4) : rnd(20)];
+
+				memcpy(s + len, q, strlen(q));
+				len += strlen(q);
+			}
+			tfp_simd_enabled = 0;
+			a = seeds_of_len(s, len, &o);
+			tfp_simd_enabled = 1;
+			b = seeds_of_len(s, len, &o);
+			bad += !same_seeds(a.s, a.n, b.s, b.n);
+			free(a.s);
+			free(b.s);
+			free(s);
+		}
+	}
+	printf("# AVX-512 kernels: %s\n", tfp_cpu_avx512() ? "yes, compared" :
+		   "not on this CPU (both sides run the portable code)");
+	check(bad == 0, "the AVX-512 kernels give the portable code's seeds on 1,300 random texts, "
+		  "13 options");
+}
+
 int
 main(void)
 {
 	test_units();
-	test_reference();
-	test_streaming();
-	test_streaming_ascii();
-	test_guarantee();
-	test_text_guarantee();
-	test_density();
-	test_edges();
-	test_golden();
+	test_simd_paths();
+	/* the winnowing tests on each path: the portable code, then the
+	 * kernels where the CPU has them */
+	for (int path = 0; path < 2; path++)
+	{
+		tfp_simd_enabled = path;
+		printf("# winnowing with %s\n", path ? "the AVX-512 kernels (where the CPU has them)" :
+			   "the portable code");
+		test_reference();
+		test_streaming();
+		test_streaming_ascii();
+		test_guarantee();
+		test_text_guarantee();
+		test_density();
+		test_edges();
+		test_golden();
+	}
+	tfp_simd_enabled = 1;
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }
