@@ -202,9 +202,6 @@ utok_flush(utok *k)
 	else
 		winnow_units(k->wn, k->keys, k->lens, k->nbuf);
 	k->nbuf = 0;
-	/* every length 1 until a unit says otherwise (the keys-only loop over
-	 * han characters writes none) */
-	memset(k->lens, 1, sizeof(k->lens));
 }
 
 static inline void
@@ -540,7 +537,6 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 	k->kind = K_NONE;
 	k->nbuf = 0;
 	k->total = 0;
-	memset(k->lens, 1, sizeof(k->lens));
 	while (pos < len)
 	{
 		uint32_t	cp;
@@ -692,8 +688,8 @@ tokenize(const char *s0, size_t len, int reading, utok *k, void (*tick) (void),
 						 * stored at every step, kept if there is one (the
 						 * open unit's place and code point are found after
 						 * the run) */
-						k->keys[nb] = key;	/* (its length, 1, is there:
-											 * utok_flush) */
+						k->keys[nb] = key;
+						k->lens[nb] = 1;
 						nb += key != 0;
 						key = e != FAST_SEP ? e : 0;
 					}
@@ -876,11 +872,12 @@ winnow_init(winnow *st, const tfp_passage_opts *o)
  * the text allow; as a unit is at least 1 long, l >= p - c and r <= e + c.
  * The right context is known once units of c in length follow e.
  */
-static ALWAYS_INLINE void
-emit_ready_c(winnow *st, int all, const uint64_t c)
+static void
+emit_ready(winnow *st, int all)
 {
 	const uint64_t base = st->base,
-				n = st->n;
+				n = st->n,
+				c = (uint64_t) st->c;
 	const uint64_t *P = st->P - base,
 			   *S = st->S - base,
 			   *grams = st->grams - base,
@@ -964,16 +961,6 @@ emit_ready_c(winnow *st, int all, const uint64_t c)
 		memmove(st->pend, st->pend + i, (st->npend - i) * sizeof(uint64_t));
 		st->npend -= i;
 	}
-}
-
-/* the default context length as a constant (its loops unrolled) */
-static void
-emit_ready(winnow *st, int all)
-{
-	if (st->c == TFP_PASSAGE_MAX_CTX)
-		emit_ready_c(st, all, TFP_PASSAGE_MAX_CTX);
-	else
-		emit_ready_c(st, all, (uint64_t) st->c);
 }
 
 /*

@@ -79,21 +79,18 @@ units_of(const char *s, int reading)
 }
 
 static sbuf
-seeds_of(const char *s, const tfp_passage_opts *o)
-{
-	sbuf		b = {0};
-
-	tfp_passage_seeds(s, strlen(s), o, ssink, &b, NULL, NULL);
-	return b;
-}
-
-static sbuf
 seeds_of_len(const char *s, size_t len, const tfp_passage_opts *o)
 {
 	sbuf		b = {0};
 
 	tfp_passage_seeds(s, len, o, ssink, &b, NULL, NULL);
 	return b;
+}
+
+static sbuf
+seeds_of(const char *s, const tfp_passage_opts *o)
+{
+	return seeds_of_len(s, strlen(s), o);
 }
 
 static const tfp_passage_opts DEF = {TFP_PASSAGE_DEFAULT_K, TFP_PASSAGE_DEFAULT_W, 1};
