@@ -165,17 +165,35 @@ tfp_match_z(const tfp_match_model *m, const tfp_match_pair *p)
 
 /*
  * The ordered overlap.  A feature's key is the top 40 bits of its hash
- * (positions are below 2^24, as the truncation of na and nb ensures).  b's
- * first OCC_MAX positions of each key are kept in an open-addressing table
- * of m = 2^k >= 2 nb slots: slot[h] = key | count << 1 | 1 (0: empty), its
- * positions at pos[4 h ..], in increasing order since b is read in order.
- * Then the longest strictly increasing sequence of b positions, taking for
- * each element of a its occurrences in decreasing order (so that at most
- * one of them extends a given subsequence: Hunt-Szymanski), with tail[l]
- * the least end position of an increasing subsequence of length l + 1.
+ * (positions are below 2^24, as the truncation of na and nb ensures).  The
+ * keys of both sequences go into one open-addressing table of m = 2^k >=
+ * 2 (na + nb) slots (slot[h] = key | 1, 0: empty; sid[h] its entry, the
+ * entries numbered as their keys are first met); an entry keeps the first
+ * OCC_MAX positions of its key in a and in b, in increasing order since
+ * each sequence is read in order, and each element of a and b the number of
+ * its entry.  Then, for a against b, the longest strictly increasing
+ * sequence of b positions, taking for each element of a its entry's b
+ * occurrences in decreasing order (so that at most one of them extends a
+ * given subsequence: Hunt-Szymanski), with tail[l] the least end position
+ * of an increasing subsequence of length l + 1; b against a the same way
+ * from the same table.
+ *
+ * tail is strictly increasing, and a step does one of three things with a
+ * position p: appends it (p above every tail: the sequence grows), leaves
+ * tail as it is (p is in it), or replaces by p the least tail above p.
+ * Only the set of tail values matters, not their ranks, so the set can be
+ * held as a bitmap of positions (tail_bits): "the least tail above p" is
+ * the lowest bit set above p, found in p's 64-bit word or, through a
+ * summary bitmap of the words that are not 0, in the next such word.  That
+ * is a few instructions where the binary search over tail takes log2(len)
+ * dependent steps; both make the same steps on the same set, so the length
+ * is the same.  A search among the summary's words reads at most n / 2^12
+ * of them (n: the positions' range), so the bitmap is used for n <=
+ * BITS_MAX (at most 64 words) and the binary search above that.
  */
 #define POS_BITS 24
 #define OCC_MAX 4
+#define BITS_MAX ((size_t) 1 << 18)
 
 static size_t
 table_size(size_t n)
@@ -214,71 +232,171 @@ lower_bound(const uint64_t *t, size_t n, uint64_t p)
 	return (size_t) (base - t) + (n == 1 && base[0] < p);
 }
 
-size_t
-tfp_match_order_scratch(size_t nb)
+/* the tail values as a bitmap of positions (w: words of 64 positions, s:
+ * a bit per word, set when the word is not 0), the highest value, the count */
+typedef struct tail_bits
 {
-	if (nb > ((size_t) 1 << POS_BITS))
-		nb = (size_t) 1 << POS_BITS;
-	return 3 * table_size(nb) + nb + 1;
+	uint64_t   *w,
+			   *s;
+	uint64_t	top;
+	size_t		len;
+} tail_bits;
+
+/* one step of the longest increasing sequence with position p */
+static inline void
+tail_bits_step(tail_bits *t, uint64_t p)
+{
+	size_t		i = (size_t) (p >> 6);
+	uint64_t	bit = (uint64_t) 1 << (p & 63),
+				above;
+
+	if (t->len == 0 || p > t->top)
+	{
+		/* appended (copies, mostly) */
+		t->w[i] |= bit;
+		t->s[i >> 6] |= (uint64_t) 1 << (i & 63);
+		t->top = p;
+		t->len++;
+		return;
+	}
+	if (t->w[i] & bit)
+		return;					/* p is a tail already */
+	/* the least tail above p (there is one: top > p) gives way to p */
+	t->w[i] |= bit;
+	t->s[i >> 6] |= (uint64_t) 1 << (i & 63);
+	above = t->w[i] & ~((bit << 1) - 1);
+	if (above == 0)
+	{
+		size_t		k = i >> 6;
+		uint64_t	x = t->s[k] & ~(((uint64_t) 2 << (i & 63)) - 1);
+
+		while (x == 0)
+			x = t->s[++k];
+		i = (k << 6) + (size_t) __builtin_ctzll(x);
+		above = t->w[i];
+	}
+	if (((uint64_t) i << 6) + (uint64_t) __builtin_ctzll(above) == t->top)
+		t->top = p;
+	t->w[i] &= ~(above & -above);	/* the lowest bit of above */
+	if (t->w[i] == 0)
+		t->s[i >> 6] &= ~((uint64_t) 1 << (i & 63));
 }
 
-double
-tfp_match_order(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-				uint64_t *scratch)
+/* the table of two sequences (above) in scratch */
+typedef struct order_table
 {
-	size_t		m,
-				mask,
-				len = 0,
-				lim = (size_t) 1 << POS_BITS;
-	uint64_t   *slot,
-			   *tail;
-	uint32_t   *pos;
+	uint32_t   *id[2];			/* the entry of each element of a, of b */
+	uint8_t    *cnt[2];			/* an entry's positions kept in a, in b */
+	uint32_t   *pos[2];			/* ... at pos[.][OCC_MAX * entry ..] */
+	uint64_t   *tail;			/* room for max(na, nb) + 1 values */
+} order_table;
+
+/* scratch: the table's slots (m), their entries (m / 2), the elements'
+ * entries ((na + nb) / 2 + 1), the counts ((na + nb) / 4 + 1), the
+ * positions (4 (na + nb)), tail (max(na, nb) + 1), in 64-bit words */
+static size_t
+order_words(size_t na, size_t nb)
+{
+	size_t		n = na + nb;
+
+	return table_size(n) * 3 / 2 + n / 2 + 1 + n / 4 + 1 + OCC_MAX * n +
+		(na > nb ? na : nb) + 1;
+}
+
+size_t
+tfp_match_order_scratch(size_t na, size_t nb)
+{
+	size_t		lim = (size_t) 1 << POS_BITS;
+
+	return order_words(na < lim ? na : lim, nb < lim ? nb : lim);
+}
+
+static void
+order_build(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+			uint64_t *scratch, order_table *t)
+{
+	size_t		m = table_size(na + nb),
+				mask = m - 1,
+				n = na + nb;
+	uint64_t   *slot = scratch;
+	uint32_t   *sid = (uint32_t *) (scratch + m);
+	uint32_t	ne = 0;
 	const uint64_t keymask = ~(uint64_t) 0 << POS_BITS;
+	const uint64_t *seq[2] = {a, b};
+	size_t		len[2] = {na, nb};
 
-	if (na == 0 || nb == 0)
-		return 0.0;
-	if (na > lim)
-		na = lim;
-	if (nb > lim)
-		nb = lim;
-	m = table_size(nb);
-	mask = m - 1;
-	slot = scratch;
-	pos = (uint32_t *) (scratch + m);
-	tail = scratch + 3 * m;
+	t->id[0] = (uint32_t *) (scratch + m * 3 / 2);
+	t->id[1] = t->id[0] + na;
+	t->cnt[0] = (uint8_t *) (scratch + m * 3 / 2 + n / 2 + 1);
+	t->cnt[1] = t->cnt[0] + n;
+	t->pos[0] = (uint32_t *) (scratch + m * 3 / 2 + n / 2 + 1 + n / 4 + 1);
+	t->pos[1] = t->pos[0] + OCC_MAX * n;
+	t->tail = scratch + m * 3 / 2 + n / 2 + 1 + n / 4 + 1 + OCC_MAX * n;
 	memset(slot, 0, m * sizeof(uint64_t));
-	for (size_t j = 0; j < nb; j++)
+	for (int s = 0; s < 2; s++)
 	{
-		uint64_t	key = b[j] & keymask;
-		size_t		h = slot_of(key, mask);
+		const uint64_t *v = seq[s];
+		uint32_t   *ids = t->id[s];
+		uint8_t    *cnt = t->cnt[s];
+		uint32_t   *pos = t->pos[s];
 
-		while (slot[h] != 0 && (slot[h] & keymask) != key)
-			h = (h + 1) & mask;
-		if (slot[h] == 0)
+		for (size_t j = 0; j < len[s]; j++)
 		{
-			slot[h] = key | 2 | 1;
-			pos[4 * h] = (uint32_t) j;
-		}
-		else if (((slot[h] >> 1) & 7) < OCC_MAX)
-		{
-			pos[4 * h + ((slot[h] >> 1) & 7)] = (uint32_t) j;
-			slot[h] += 2;
+			uint64_t	key = v[j] & keymask;
+			size_t		h = slot_of(key, mask);
+			uint32_t	e;
+
+			while (slot[h] != 0 && (slot[h] & keymask) != key)
+				h = (h + 1) & mask;
+			if (slot[h] == 0)
+			{
+				slot[h] = key | 1;
+				sid[h] = ne;
+				t->cnt[0][ne] = t->cnt[1][ne] = 0;
+				ne++;
+			}
+			e = sid[h];
+			ids[j] = e;
+			if (cnt[e] < OCC_MAX)
+				pos[OCC_MAX * e + cnt[e]++] = (uint32_t) j;
 		}
 	}
-	for (size_t i = 0; i < na; i++)
-	{
-		uint64_t	key = a[i] & keymask;
-		size_t		h = slot_of(key, mask);
-		int			k;
+}
 
-		while (slot[h] != 0 && (slot[h] & keymask) != key)
-			h = (h + 1) & mask;
-		if (slot[h] == 0)
-			continue;
-		k = (int) ((slot[h] >> 1) & 7);
-		while (k-- > 0)
+/* the longest common subsequence of x = 0 (a) or 1 (b) against the other,
+ * through the other's first OCC_MAX occurrences of each key (ny: its length) */
+static size_t
+order_lis(const order_table *t, int x, size_t nx, size_t ny)
+{
+	const uint32_t *ids = t->id[x];
+	const uint8_t *cnt = t->cnt[1 - x];
+	const uint32_t *pos = t->pos[1 - x];
+	uint64_t   *tail = t->tail;
+	size_t		len = 0;
+
+	if (ny <= BITS_MAX)
+	{
+		size_t		nw = (ny + 63) / 64;
+		tail_bits	tb = {tail, tail + nw, 0, 0};
+
+		/* nw + nw / 64 + 1 words: within tail's max(na, nb) + 1 */
+		memset(tail, 0, (nw + (nw + 63) / 64) * sizeof(uint64_t));
+		for (size_t i = 0; i < nx; i++)
 		{
-			uint64_t	p = pos[4 * h + k];
+			uint32_t	e = ids[i];
+
+			for (int k = cnt[e]; k-- > 0;)
+				tail_bits_step(&tb, pos[OCC_MAX * e + k]);
+		}
+		return tb.len;
+	}
+	for (size_t i = 0; i < nx; i++)
+	{
+		uint32_t	e = ids[i];
+
+		for (int k = cnt[e]; k-- > 0;)
+		{
+			uint64_t	p = pos[OCC_MAX * e + k];
 
 			if (len == 0 || tail[len - 1] < p)
 				tail[len++] = p;	/* extends the longest (copies, mostly) */
@@ -286,7 +404,48 @@ tfp_match_order(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 				tail[lower_bound(tail, len, p)] = p;
 		}
 	}
+	return len;
+}
+
+/* the ordered overlap of a against b, or the larger of it and b's against
+ * a (both) */
+static double
+order_of(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, uint64_t *scratch,
+		 int both)
+{
+	size_t		lim = (size_t) 1 << POS_BITS,
+				len;
+	order_table t;
+
+	if (na == 0 || nb == 0)
+		return 0.0;
+	if (na > lim)
+		na = lim;
+	if (nb > lim)
+		nb = lim;
+	order_build(a, na, b, nb, scratch, &t);
+	len = order_lis(&t, 0, na, nb);
+	if (both)
+	{
+		size_t		ba = order_lis(&t, 1, nb, na);
+
+		len = ba > len ? ba : len;
+	}
 	return (double) len / (double) (na < nb ? na : nb);
+}
+
+double
+tfp_match_order(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+				uint64_t *scratch)
+{
+	return order_of(a, na, b, nb, scratch, 0);
+}
+
+double
+tfp_match_order_both(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+					 uint64_t *scratch)
+{
+	return order_of(a, na, b, nb, scratch, 1);
 }
 
 /*

@@ -190,13 +190,16 @@ extern void tfp_match_edges(const char *sa, tfp_match_line *a, size_t na,
 							const char *sb, tfp_match_line *b, size_t nb, tfp_match_cut *cut);
 
 /*
- * The ordered overlap (ord above) of the feature sequences a[0..na) and
- * b[0..nb); scratch holds tfp_match_order_scratch(nb) values.
- * O(nb + na log nb), expected.
+ * The ordered overlap (ord above) of the feature sequence a[0..na) against
+ * b[0..nb), and the larger of it and b's against a (both from one table of
+ * the two sequences' keys); scratch holds tfp_match_order_scratch(na, nb)
+ * values.  O(na + nb), expected, and a step per occurrence matched.
  */
-extern size_t tfp_match_order_scratch(size_t nb);
+extern size_t tfp_match_order_scratch(size_t na, size_t nb);
 extern double tfp_match_order(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 							  uint64_t *scratch);
+extern double tfp_match_order_both(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+								   uint64_t *scratch);
 
 /*
  * The longest run of consecutive features of the sequence a[0..na) that

@@ -305,18 +305,16 @@ pair_features(tfp_match_side *a, tfp_match_side *b, const tfp_match_env *env,
 	tfp_match_sets(a->sp, a->np, b->sp, b->np, &f->pj, &f->pc);
 	tfp_match_sets((const uint64_t *) a->dna, a->ndna, (const uint64_t *) b->dna, b->ndna,
 				   &f->dna, &dummy);
-	need = MAX2(MAX2(tfp_match_order_scratch(a->nseq2), tfp_match_order_scratch(b->nseq2)),
-				MAX2(tfp_match_order_scratch(a->nseq1), tfp_match_order_scratch(b->nseq1)));
+	need = MAX2(tfp_match_order_scratch(a->nseq2, b->nseq2),
+				tfp_match_order_scratch(a->nseq1, b->nseq1));
 	need = MAX2(need, MAX2(tfp_match_run_scratch(a->n5), tfp_match_run_scratch(b->n5)));
 	scratch = env->alloc(env->arg, need * sizeof(uint64_t));
 	/* both ways: each caps occurrences in the other text (symmetric) */
-	f->ord = MAX2(tfp_match_order(a->seq2, a->nseq2, b->seq2, b->nseq2, scratch),
-				  tfp_match_order(b->seq2, b->nseq2, a->seq2, a->nseq2, scratch));
+	f->ord = tfp_match_order_both(a->seq2, a->nseq2, b->seq2, b->nseq2, scratch);
 	if (same1)
 		f->ord1 = f->ord;
 	else
-		f->ord1 = MAX2(tfp_match_order(a->seq1, a->nseq1, b->seq1, b->nseq1, scratch),
-					   tfp_match_order(b->seq1, b->nseq1, a->seq1, a->nseq1, scratch));
+		f->ord1 = tfp_match_order_both(a->seq1, a->nseq1, b->seq1, b->nseq1, scratch);
 	r = MAX2(tfp_match_run(a->seq5, a->nseq5, b->s5, b->n5, scratch),
 			 tfp_match_run(b->seq5, b->nseq5, a->s5, a->n5, scratch));
 	mn = MIN2(a->nseq5, b->nseq5);

@@ -7,7 +7,10 @@
  * ends) the longest key at its start is known, since no key is longer than
  * the window.  The window moves along a buffer twice its size, and is
  * copied back to the buffer's start when it reaches the end.  So the output is that of the greedy longest match over the
- * whole run, with constant memory.
+ * whole run, with constant memory.  Most letters start no key (the keys
+ * have some 600 first letters): a bitmap of the first letters in the BMP,
+ * made from the index when first needed, says so before the index is
+ * looked into.
  */
 #include <string.h>
 
@@ -50,13 +53,34 @@ entries_of(uint32_t c, int *n)
 	}
 }
 
+/* the first letters of keys in the BMP, a bit each (first_ready: made) */
+static uint64_t first_bits[0x10000 / 64];
+static int	first_ready;
+
+static void
+make_first_bits(void)
+{
+	for (int h = 0; h < (1 << TFP_TWFOLD_INDEX_BITS); h++)
+	{
+		uint32_t	c = tfp_twfold_index[h].cp;
+
+		if (c != 0 && c < 0x10000)
+			first_bits[c >> 6] |= (uint64_t) 1 << (c & 63);
+	}
+	first_ready = 1;
+}
+
 /* the longest entry whose key is a prefix of win[0..n), or NULL */
 static const tfp_twfold_entry *
 longest_key(const uint32_t *win, int n)
 {
 	const tfp_twfold_entry *best = NULL;
 	int			count,
-				i = entries_of(win[0], &count);
+				i;
+
+	if (win[0] < 0x10000 && !((first_bits[win[0] >> 6] >> (win[0] & 63)) & 1))
+		return NULL;			/* no key starts with it */
+	i = entries_of(win[0], &count);
 
 	for (; count > 0; i++, count--)
 	{
@@ -127,6 +151,8 @@ tfp_twfold(const char *s, size_t len, char *out, void (*tick) (void))
 	twfold_state st;
 	uint32_t	count = 0;
 
+	if (!first_ready)
+		make_first_bits();
 	st.start = st.n = 0;
 	st.out = (unsigned char *) out;
 	while (p < end)

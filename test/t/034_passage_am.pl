@@ -86,7 +86,7 @@ $standby->start;
 
 my $dir = PostgreSQL::Test::Utils::tempdir;
 open(my $fh, '>', "$dir/write.sql") or die;
-print $fh q{\set i random(1, 2265)
+print $fh q{\set i random(10, 2265)
 \set j random(1, 2265)
 INSERT INTO pd (body) SELECT q(:i, :j) || ' ' || q(:j, :i);
 UPDATE pd SET body = q(:j, :i) WHERE id = :i + 1;
@@ -154,8 +154,10 @@ SELECT md5(string_agg(x.ids, ';' ORDER BY g)) FROM generate_series(1, 60) g,
            WHERE body %& passage_query(q(1 + g * 37, 2 + g * 11), 2)) x};
 is($standby->safe_psql('postgres', $digest), $node->safe_psql('postgres', $digest),
 	'standby returns the same rows as the primary');
+# the sources of rows 5 and 9, which the writers leave as they are (they
+# update row i + 1 and delete row i + 2, i >= 10)
 my $sources = q{SELECT string_agg(source_id || ':' || passage || ':' || source_start || ':' || query_start, ','
-  ORDER BY rank, passage) FROM textfp_sources(q(5, 900), 'pd', min_length => 30)};
+  ORDER BY rank, passage) FROM textfp_sources(q(5, 9), 'pd', min_length => 30)};
 my $ps = $node->safe_psql('postgres', $sources);
 ok(length($ps) > 0, 'textfp_sources finds the sources of a spliced text');
 is($standby->safe_psql('postgres', $sources), $ps, 'textfp_sources on the standby finds the same passages');

@@ -136,6 +136,19 @@ order_sorted(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 	return (double) len / (double) (na < nb ? na : nb);
 }
 
+/* tfp_match_order, one way and both, = the sort-based reference */
+static int
+order_agrees(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+	uint64_t   *sc = malloc(sizeof(uint64_t) * tfp_match_order_scratch(na, nb));
+	int			ok = tfp_match_order(a, na, b, nb, sc) == order_sorted(a, na, b, nb) &&
+		tfp_match_order_both(a, na, b, nb, sc) ==
+		fmax(order_sorted(a, na, b, nb), order_sorted(b, nb, a, na));
+
+	free(sc);
+	return ok;
+}
+
 /* an article's line, longer than TFP_MATCH_SHORT */
 #define ART "An article line long enough not to be taken for a line of a template: " \
 	"it runs on past one hundred bytes of text. "
@@ -267,7 +280,7 @@ main(void)
 				c;
 	int			bad_lcs = 0,
 				bad_run = 0;
-	uint64_t   *scratch = malloc(sizeof(uint64_t) * tfp_match_order_scratch(60));
+	uint64_t   *scratch = malloc(sizeof(uint64_t) * tfp_match_order_scratch(60, 60));
 
 	tfp_match_sets(x, 4, y, 3, &j, &c);
 	check(fabs(j - 2.0 / 5.0) < 1e-15 && fabs(c - 2.0 / 3.0) < 1e-15, "Jaccard 2/5, containment 2/3");
@@ -300,6 +313,10 @@ main(void)
 		got = tfp_match_order(a, na, b, nb, scratch);
 		if (fabs(got - (double) want / (double) (na < nb ? na : nb)) > 1e-12)
 			bad_lcs++;
+		want = lcs_brute(b, nb, a, na) > want ? lcs_brute(b, nb, a, na) : want;
+		got = tfp_match_order_both(a, na, b, nb, scratch);
+		if (fabs(got - (double) want / (double) (na < nb ? na : nb)) > 1e-12)
+			bad_lcs++;
 		/* runs: against the set of b's exact values */
 		for (size_t i = 0; i < nb; i++)
 			a[i % na] = rnd(4) == 0 ? b[i] : a[i % na];
@@ -319,20 +336,53 @@ main(void)
 						nb = 1 + rnd(20000);
 			uint32_t	alpha = 2 + rnd(t % 2 ? 50 : 20000);
 			uint64_t   *a = malloc(sizeof(uint64_t) * na),
-					   *b = malloc(sizeof(uint64_t) * nb),
-					   *sc = malloc(sizeof(uint64_t) * tfp_match_order_scratch(nb));
+					   *b = malloc(sizeof(uint64_t) * nb);
 
 			for (size_t i = 0; i < na; i++)
 				a[i] = ((uint64_t) rnd(alpha) * UINT64_C(0x9E3779B97F4A7C15)) & ~UINT64_C(0xFFFFFF);
 			for (size_t i = 0; i < nb; i++)
 				b[i] = ((uint64_t) rnd(alpha) * UINT64_C(0x9E3779B97F4A7C15)) | rnd(1 << 24);
-			if (tfp_match_order(a, na, b, nb, sc) != order_sorted(a, na, b, nb))
-				bad++;
+			bad += !order_agrees(a, na, b, nb);
 			free(a);
 			free(b);
-			free(sc);
 		}
-		check(bad == 0, "ordered overlap = the sort-based computation on 60 long random sequences");
+		check(bad == 0, "ordered overlap = the sort-based computation on 60 long random sequences, one way and both");
+	}
+	{
+		/*
+		 * The two ways of holding tail: its bitmap up to 2^18 positions of
+		 * the other sequence, the binary search above; and sparse tails,
+		 * whose next value lies many words on (the bitmap's summary): a
+		 * few high positions first, then every low one.
+		 */
+		int			bad = 0;
+		size_t		sizes[][2] = {{300000, 280000}, {5000, 300000}, {300000, 5000},
+		{(size_t) 1 << 18, (size_t) 1 << 18}, {((size_t) 1 << 18) + 1, 70000}};
+
+		for (int t = 0; t < 10; t++)
+		{
+			size_t		na = sizes[t % 5][0],
+						nb = sizes[t % 5][1];
+			uint32_t	alpha = t < 5 ? 300 + rnd(3000) : 0;
+			uint64_t   *a = malloc(sizeof(uint64_t) * na),
+					   *b = malloc(sizeof(uint64_t) * nb);
+
+			for (size_t j = 0; j < nb; j++)
+				b[j] = (alpha ? rnd(alpha) : j) * UINT64_C(0x9E3779B97F4A7C15) & ~UINT64_C(0xFFFFFF);
+			for (size_t i = 0; i < na; i++)
+			{
+				if (alpha)
+					a[i] = b[rnd(nb)];
+				else if (i < 8)
+					a[i] = b[nb - 1 - rnd(nb / 50)];	/* high first */
+				else
+					a[i] = b[rnd(i < na / 2 ? nb / 8 : nb)];
+			}
+			bad += !order_agrees(a, na, b, nb);
+			free(a);
+			free(b);
+		}
+		check(bad == 0, "ordered overlap = the sort-based computation across the bitmap's limit and with sparse tails (10 sequences)");
 	}
 	{
 		/* a value 0 (the empty-slot mark of the run's set) */
@@ -343,7 +393,7 @@ main(void)
 		check(tfp_match_run(a0, 5, b0, 2, scratch) == 3, "longest run with a value 0 in both");
 		check(tfp_match_run(a0, 5, b1, 2, scratch) == 1, "a value 0 of a is not in b");
 	}
-	check(bad_lcs == 0, "ordered overlap = brute-force LCS through the first four occurrences (3,000 random)");
+	check(bad_lcs == 0, "ordered overlap = brute-force LCS through the first four occurrences, one way and both (3,000 random)");
 	check(bad_run == 0, "longest run = brute force (3,000 random)");
 	free(scratch);
 	printf("1..%d\n", ntest);
