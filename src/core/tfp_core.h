@@ -89,6 +89,16 @@ extern uint64_t tfp_extract_features_counted(const char *utf8, size_t len,
  * code, which gives the same features (for tests). */
 extern int	tfp_extract_fastpath;
 
+/*
+ * For each code point of U+0800..U+FFFF, under the fold flags fold: its
+ * folded code point | TFP_HAN_SIMPLE when it folds to one code point of
+ * class TFP_CC_HAN, a value without that bit otherwise (surrogates too).
+ * The extractor's table of its runs of Han letters, built on first use.
+ */
+#define TFP_HAN_SIMPLE	UINT32_C(0x80000000)
+#define TFP_CP_MASK		UINT32_C(0x001FFFFF)
+extern const uint32_t *tfp_han_simple_table(unsigned fold);
+
 /* XXH3_64bits_withSeed of len <= 16 bytes, as the extractor computes it */
 extern uint64_t tfp_xxh3_upto16(const void *p, size_t len, uint64_t seed);
 

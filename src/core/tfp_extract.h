@@ -235,9 +235,9 @@ word_end(extractor *x)
  * that folds to one han code point; SEP_SIMPLE for one that folds to
  * separators only; 0 otherwise.
  */
-#define HAN_SIMPLE	UINT32_C(0x80000000)
+#define HAN_SIMPLE	TFP_HAN_SIMPLE
 #define SEP_SIMPLE	UINT32_C(0x40000000)
-#define CP_MASK		UINT32_C(0x001FFFFF)
+#define CP_MASK		TFP_CP_MASK
 
 /* the table entry of the 3-byte sequence at s, or 0 if it is not one */
 static inline uint32_t

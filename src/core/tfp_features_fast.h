@@ -68,6 +68,12 @@ tfpx_han_fast_table(unsigned fold)
 	return t;
 }
 
+const uint32_t *
+tfp_han_simple_table(unsigned fold)
+{
+	return tfpx_han_fast_table(fold);
+}
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* han_fast_entry() for 4 readable bytes, with one word-wide read */
 static inline uint32_t

@@ -201,18 +201,17 @@ tfp_intersect_count_u64(const uint64_t *a, size_t na, const uint64_t *b, size_t 
 				j = 0,
 				c = 0;
 
+	/* without branches on the values (which of the two moves is a coin
+	 * toss for unrelated sets): each step moves past the lesser, both when
+	 * they are equal */
 	while (i < na && j < nb)
 	{
-		if ((int64_t) a[i] < (int64_t) b[j])
-			i++;
-		else if ((int64_t) a[i] > (int64_t) b[j])
-			j++;
-		else
-		{
-			c++;
-			i++;
-			j++;
-		}
+		int64_t		x = (int64_t) a[i],
+					y = (int64_t) b[j];
+
+		c += x == y;
+		i += x <= y;
+		j += y <= x;
 	}
 	return c;
 }

@@ -150,6 +150,9 @@ tfp_twfold(const char *s, size_t len, char *out, void (*tick) (void))
 			   *end = p + len;
 	twfold_state st;
 	uint32_t	count = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint32_t *han = tfp_han_simple_table(TWFOLD_FLAGS);
+#endif
 
 	if (!first_ready)
 		make_first_bits();
@@ -176,7 +179,19 @@ tfp_twfold(const char *s, size_t len, char *out, void (*tick) (void))
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		if (end - p >= 4 && (cp = tfp_utf8_3byte_le(p)) >= 0x800 && cp <= 0xFFFF &&
 			(cp < 0xD800 || cp > 0xDFFF))
-			k = 3;				/* most Chinese text: a valid 3-byte sequence */
+		{
+			/* most Chinese text: a valid 3-byte sequence, a Han letter in
+			 * one look-up (the extractor's table) */
+			uint32_t	e = han[cp];
+
+			k = 3;
+			if ((e & TFP_HAN_SIMPLE) && cp != 0xFFFD)
+			{
+				push(&st, e & TFP_CP_MASK);
+				p += k;
+				continue;
+			}
+		}
 		else
 #endif
 			k = tfp_utf8_decode(p, (size_t) (end - p), &cp);

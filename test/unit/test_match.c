@@ -287,6 +287,33 @@ main(void)
 	tfp_match_sets(x, 4, y, 0, &j, &c);
 	check(j == 0 && c == 0, "an empty set: 0, 0");
 	check(tfp_match_order(x, 4, y, 0, scratch) == 0, "ordered overlap with nothing is 0");
+	{
+		/* the common values of two sorted distinct sets (signed order,
+		 * negative values among them) against a count by brute force */
+		int			bad = 0;
+
+		for (int t = 0; t < 2000; t++)
+		{
+			uint64_t	p[80],
+						q[80];
+			size_t		np = rnd(80),
+						nq = rnd(80),
+						want = 0;
+			uint32_t	alpha = 1 + rnd(t % 2 ? 40 : 400);
+
+			for (size_t i = 0; i < np; i++)
+				p[i] = (uint64_t) rnd(alpha) << (t % 3 == 0 ? 62 : 20);
+			for (size_t i = 0; i < nq; i++)
+				q[i] = (uint64_t) rnd(alpha) << (t % 3 == 0 ? 62 : 20);
+			np = tfp_sort_unique_u64(p, np, NULL);
+			nq = tfp_sort_unique_u64(q, nq, NULL);
+			for (size_t i = 0; i < np; i++)
+				for (size_t j = 0; j < nq; j++)
+					want += p[i] == q[j];
+			bad += tfp_intersect_count_u64(p, np, q, nq) != want;
+		}
+		check(bad == 0, "common values of two sorted sets = brute force (2,000 random)");
+	}
 	check(tfp_match_get_model(1) != NULL && tfp_match_get_model(2) != NULL &&
 		  tfp_match_get_model(3) != NULL &&
 		  tfp_match_get_model(0) == NULL && tfp_match_get_model(4) == NULL,
