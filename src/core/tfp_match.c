@@ -325,13 +325,18 @@ order_build(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 	const uint64_t *seq[2] = {a, b};
 	size_t		len[2] = {na, nb};
 
-	t->id[0] = (uint32_t *) (scratch + m * 3 / 2);
+	uint64_t   *w = scratch + m * 3 / 2;	/* the parts of order_words() */
+
+	t->id[0] = (uint32_t *) w;
 	t->id[1] = t->id[0] + na;
-	t->cnt[0] = (uint8_t *) (scratch + m * 3 / 2 + n / 2 + 1);
+	w += n / 2 + 1;
+	t->cnt[0] = (uint8_t *) w;
 	t->cnt[1] = t->cnt[0] + n;
-	t->pos[0] = (uint32_t *) (scratch + m * 3 / 2 + n / 2 + 1 + n / 4 + 1);
+	w += n / 4 + 1;
+	t->pos[0] = (uint32_t *) w;
 	t->pos[1] = t->pos[0] + OCC_MAX * n;
-	t->tail = scratch + m * 3 / 2 + n / 2 + 1 + n / 4 + 1 + OCC_MAX * n;
+	w += OCC_MAX * n;
+	t->tail = w;
 	memset(slot, 0, m * sizeof(uint64_t));
 	for (int s = 0; s < 2; s++)
 	{
