@@ -83,6 +83,14 @@ uint8_t		tfp_py_info[0x10000];
 int			tfp_py_ready = 0;
 
 /*
+ * The reading of each BMP code point that has one (tfp_py_info[cp] != 0),
+ * as its offset in tfp_pinyin_pool and its length: pinyin() writes it
+ * without the two-stage look-up, the fold and the strlen() again.
+ */
+static uint16_t py_read_off[0x10000];
+static uint8_t py_read_len[0x10000];
+
+/*
  * Bloom filter of the pairs (first, second character) of the phrases, on
  * the code points as written (every traditional/simplified spelling of the
  * pair is inserted): most candidate phrase starts are rejected here without
@@ -210,6 +218,8 @@ build_phrases(void)
 			if (r == NULL)
 				continue;
 			tfp_py_info[cp] = (uint8_t) (r[0] - 'a' + 1);
+			py_read_off[cp] = (uint16_t) (r - tfp_pinyin_pool);
+			py_read_len[cp] = (uint8_t) strlen(r);
 			f = fold_han(cp);
 			if (f < 0x10000 && (first[f >> 3] >> (f & 7)) & 1)
 				tfp_py_info[cp] |= INFO_START;
@@ -517,6 +527,27 @@ reading(uint32_t cp)
 	return tfp_py_reading_slow(cp);
 }
 
+/* the same, with its length in *len */
+static inline const char *
+reading_len(uint32_t cp, size_t *len)
+{
+	const char *r;
+
+	if (cp < 0x10000)
+	{
+		if (!tfp_py_ready)
+			tfp_py_init();
+		if (tfp_py_info[cp] == 0)
+			return NULL;
+		*len = py_read_len[cp];
+		return tfp_pinyin_pool + py_read_off[cp];
+	}
+	r = tfp_py_reading_slow(cp);
+	if (r != NULL)
+		*len = strlen(r);
+	return r;
+}
+
 /* ---------------------------------------------------------------- letters */
 
 /*
@@ -779,7 +810,8 @@ tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags, char *out,
 	while (p < end)
 	{
 		uint32_t	cp = tfp_py_utf8_next(&p, end);
-		const char *r = reading(cp);
+		size_t		rlen = 0;
+		const char *r = reading_len(cp, &rlen);
 		uint32_t	f[TFP_FOLD_MAX];
 		int			nf;
 
@@ -813,7 +845,7 @@ tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags, char *out,
 				p = after;
 			}
 			else
-				put_syllable(&w, r, strlen(r), flags);
+				put_syllable(&w, r, rlen, flags);
 			continue;
 		}
 		/* anything else: folded (width, case), by character class */
