@@ -27,6 +27,7 @@
 #include "tfp_pinyin.h"
 #include "tfp_pinyin_int.h"
 #include "tfp_unicode.h"
+#include "tfp_unicode_inline.h"
 
 void		(*tfp_pinyin_tick) (void) = NULL;
 int			tfp_pinyin_fastpath = 1;
@@ -849,10 +850,10 @@ tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags, char *out,
 			continue;
 		}
 		/* anything else: folded (width, case), by character class */
-		nf = tfp_cp_fold(cp, TFP_FOLD_WIDTH | TFP_FOLD_CASE, f);
+		nf = tfp_cp_fold_inline(cp, TFP_FOLD_WIDTH | TFP_FOLD_CASE, f);
 		for (int i = 0; i < nf; i++)
 		{
-			switch (tfp_cp_class(f[i]))
+			switch (tfp_cp_class_inline(f[i]))
 			{
 				case TFP_CC_WORD:
 				case TFP_CC_HAN:

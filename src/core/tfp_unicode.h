@@ -73,9 +73,6 @@ extern int	tfp_cp_fold(uint32_t cp, unsigned flags, uint32_t *out);
  */
 extern const char *tfp_pinyin(uint32_t cp);
 
-/* the readings tfp_pinyin() points into (NUL-terminated, under 64 KB) */
-extern const char tfp_pinyin_pool[];
-
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <string.h>
 
