@@ -85,8 +85,8 @@ int			tfp_py_ready = 0;
 
 /*
  * The reading of each BMP code point that has one (tfp_py_info[cp] != 0),
- * as its offset in tfp_pinyin_pool and its length: pinyin() writes it
- * without the two-stage look-up, the fold and the strlen() again.
+ * as its offset in tfp_pinyin_pool and its length: tfp_pinyin_text()
+ * writes it without the two-stage look-up, the fold and strlen() again.
  */
 static uint16_t py_read_off[0x10000];
 static uint8_t py_read_len[0x10000];
@@ -514,23 +514,9 @@ phrase_match(uint32_t cp, const uint8_t *p, const uint8_t *end,
 	return best;
 }
 
-/* reading of a code point, NULL if it has none */
+/* reading of a code point (its length in *len), NULL if it has none */
 static inline const char *
-reading(uint32_t cp)
-{
-	if (cp < 0x10000)
-	{
-		if (!tfp_py_ready)
-			tfp_py_init();
-		if (tfp_py_info[cp] == 0)
-			return NULL;
-	}
-	return tfp_py_reading_slow(cp);
-}
-
-/* the same, with its length in *len */
-static inline const char *
-reading_len(uint32_t cp, size_t *len)
+reading(uint32_t cp, size_t *len)
 {
 	const char *r;
 
@@ -812,7 +798,7 @@ tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags, char *out,
 	{
 		uint32_t	cp = tfp_py_utf8_next(&p, end);
 		size_t		rlen = 0;
-		const char *r = reading_len(cp, &rlen);
+		const char *r = reading(cp, &rlen);
 		uint32_t	f[TFP_FOLD_MAX];
 		int			nf;
 
