@@ -17,7 +17,7 @@ const double tfp_dna_reference[TFP_DNA_BUCKETS] = {0};
 const char *const tfp_dna_reference_source = "";
 C
 ${CC:-cc} -O2 -I"$root/src/core" -I"$root/src/core/generated" -o "$tmp/letters" "$root/tools/pinyin_letters.c" \
-    $(ls "$root"/src/core/tfp_pinyin*.c "$root"/src/core/generated/tfp_pinyin*.c "$root"/src/core/tfp_sort.c "$root"/src/core/tfp_unicode.c "$root"/src/core/generated/tfp_unicode_data.c | grep -v tfp_pinyin_ref.c) "$tmp/ref.c" -lm
+    $(ls "$root"/src/core/tfp_pinyin*.c "$root"/src/core/generated/tfp_pinyin*.c "$root"/src/core/tfp_sort.c "$root"/src/core/tfp_unicode.c "$root"/src/core/tfp_features.c "$root"/src/core/generated/tfp_unicode_data.c | grep -v tfp_pinyin_ref.c) "$tmp/ref.c" -lm
 "$tmp/letters" < "$text" > "$tmp/counts"
 src=$(basename "$text")
 sum=$(sha256sum < "$text" | cut -c1-16)

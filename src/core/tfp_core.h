@@ -85,6 +85,17 @@ extern uint64_t tfp_extract_features_counted(const char *utf8, size_t len,
 											 tfp_feature_sink sink, void *arg,
 											 uint64_t *nhan);
 
+/*
+ * The hash the extractor gives a word whose folded bytes are w[0..n) (its
+ * feature with shingle = 1), and the features of a text whose features are
+ * the words with hashes w[0..n), in order, and nothing else (no Han run):
+ * its k-shingles (n - k + 1 of them, or one of all the words when 0 < n <
+ * k), written to out (room for max(n - k + 1, 1); out may be w: each
+ * shingle is written where its first word was); returns their count.
+ */
+extern uint64_t tfp_word_hash(const void *w, size_t n);
+extern size_t tfp_word_shingles(const uint64_t *w, size_t n, int k, uint64_t *out);
+
 /* 1 (default): use the fast paths of the extractor; 0: only the general
  * code, which gives the same features (for tests). */
 extern int	tfp_extract_fastpath;

@@ -86,6 +86,18 @@ put_le32(unsigned char *b, uint32_t c)
 	b[3] = (unsigned char) (c >> 24);
 }
 
+/* h as 8 little-endian bytes at b */
+static inline void
+put_le64(unsigned char *b, uint64_t h)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(b, &h, 8);
+#else
+	for (int j = 0; j < 8; j++)
+		b[j] = (unsigned char) (h >> (8 * j));
+#endif
+}
+
 /*
  * XXH3 of a key whose length is a multiple of 4 up to 32 bytes (a han
  * n-gram of up to 8 code points as 32-bit little-endian integers, a word

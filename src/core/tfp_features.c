@@ -238,16 +238,7 @@ tfpx_shingle_hash(extractor *x, uint64_t last, int k)
 	int			i;
 
 	for (i = 0; i < k; i++)
-	{
-		uint64_t	h = x->words[(last - (k - 1) + i) & (RING - 1)];
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		memcpy(buf + i * 8, &h, 8);
-#else
-		for (int j = 0; j < 8; j++)
-			buf[i * 8 + j] = (unsigned char) (h >> (8 * j));
-#endif
-	}
+		put_le64(buf + i * 8, x->words[(last - (k - 1) + i) & (RING - 1)]);
 	return xxh3_fixed(buf, 8 * (size_t) k, TFP_SEED_SHINGLE);
 }
 
@@ -533,6 +524,40 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 	}
 	*nhan = x->nhan;
 	return x->nfeatures;
+}
+
+uint64_t
+tfp_word_hash(const void *w, size_t n)
+{
+	return xxh3(w, n, TFP_SEED_WORD);
+}
+
+/* the shingles word_done() emits, and the one of all words at the end of
+ * tfp_extract_features_counted() (k bytes of each hash, as
+ * tfpx_shingle_hash() lays them out) */
+size_t
+tfp_word_shingles(const uint64_t *w, size_t n, int k, uint64_t *out)
+{
+	unsigned char buf[8 * TFP_MAX_SHINGLE];
+	size_t		m;
+
+	if (n == 0)
+		return 0;
+	if (k == 1)
+	{
+		memcpy(out, w, n * sizeof(uint64_t));
+		return n;
+	}
+	if (n < (size_t) k)
+		k = (int) n;
+	m = n - (size_t) k + 1;
+	for (size_t i = 0; i < m; i++)
+	{
+		for (int j = 0; j < k; j++)
+			put_le64(buf + j * 8, w[i + (size_t) j]);
+		out[i] = xxh3_fixed(buf, 8 * (size_t) k, TFP_SEED_SHINGLE);
+	}
+	return m;
 }
 
 /* the fast paths: part of this translation unit (see tfp_extract.h) */

@@ -247,24 +247,42 @@ side_pinyin(tfp_match_side *m)
 	char	   *py,
 			   *l;
 	hbuf		b = {NULL, 0, 256, env};
-	uint64_t	nhan;
+	uint64_t	nhan,
+			   *w;
+	size_t		nw;
 
 	tfp_pinyin_tick = env->tick;
-	/* one pass into a buffer of twice the text, usually enough (a 3-byte
-	 * character becomes a syllable of 1-6 letters and a space) */
-	py = env->alloc(env->arg, cap + 1);
-	plen = tfp_pinyin_text_bounded(m->text, m->len, 0, py, cap);
-	if (plen > cap)
+	/* the words of the pinyin text, without the text, and their shingles
+	 * (the same features: FOLDS are tfp_pinyin_words()'s folds) */
+	w = env->alloc(env->arg, MAX2(m->len, 1) * sizeof(uint64_t));
+	nw = tfp_pinyin_words(m->text, m->len, w);
+	if (nw != SIZE_MAX)
 	{
-		release(env, py);
-		plen = tfp_pinyin_text(m->text, m->len, 0, NULL);
-		py = env->alloc(env->arg, plen + 1);
-		tfp_pinyin_text(m->text, m->len, 0, py);
+		b.h = w;				/* the shingles in place */
+		b.n = tfp_word_shingles(w, nw, o5.shingle, w);
+		if (env->tick)
+			env->tick();
 	}
-	py[plen] = '\0';
-	b.h = env->alloc(env->arg, b.cap * sizeof(uint64_t));
-	tfp_extract_features_counted(py, plen, &o5, hbuf_sink, &b, &nhan);
-	release(env, py);
+	else
+	{
+		release(env, w);
+		/* one pass into a buffer of twice the text, usually enough (a
+		 * 3-byte character becomes a syllable of 1-6 letters and a
+		 * space) */
+		py = env->alloc(env->arg, cap + 1);
+		plen = tfp_pinyin_text_bounded(m->text, m->len, 0, py, cap);
+		if (plen > cap)
+		{
+			release(env, py);
+			plen = tfp_pinyin_text(m->text, m->len, 0, NULL);
+			py = env->alloc(env->arg, plen + 1);
+			tfp_pinyin_text(m->text, m->len, 0, py);
+		}
+		py[plen] = '\0';
+		b.h = env->alloc(env->arg, b.cap * sizeof(uint64_t));
+		tfp_extract_features_counted(py, plen, &o5, hbuf_sink, &b, &nhan);
+		release(env, py);
+	}
 	m->sp = sort_unique(b.h, b.n, env, &m->np);
 
 	/* the letters (interruptible), then the DNA */

@@ -20,10 +20,14 @@
  * has AVX-512, tfp_pinyin_letters() hands over to tfp_pinyin_x86.c, which
  * decides phrases after the letters (tfp_py_try_phrase(), by an exact table
  * of the phrases' first two characters) and gives the same letters.
+ * tfp_pinyin_words() gives the extractor's words of the pinyin text without
+ * writing it (each syllable's word hash from a table filled by the
+ * extractor itself): textfp_match's pinyin shingles.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "tfp_core.h"
 #include "tfp_pinyin.h"
 #include "tfp_pinyin_int.h"
 #include "tfp_unicode.h"
@@ -864,4 +868,226 @@ tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags, char *out,
 		}
 	}
 	return w.n;
+}
+
+/* ---------------------------------------------------------------- words */
+
+/*
+ * The words of the pinyin text without the text (tfp_pinyin_words()): the
+ * word hash of every syllable of tfp_pinyin_pool (by its offset) and of
+ * the syllables of every phrase, each the one feature the extractor gives
+ * the syllable alone (shingle 1, the folds of TFP_PY_WORD_FOLDS), taken
+ * from the extractor itself when first needed.  py_words_ok is 0 if a
+ * syllable is not one word of the extractor (none is: then every text
+ * takes the general path, which writes the text).
+ */
+#define TFP_PY_WORD_FOLDS (TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN)
+
+static uint64_t py_word[sizeof(tfp_pinyin_pool)];
+static uint64_t py_phrase_word[MAX_PHRASES][PHRASE_MAXLEN];
+static uint8_t py_phrase_nword[MAX_PHRASES];
+static int	py_words_ready = 0,
+			py_words_ok = 0;
+
+typedef struct one_word
+{
+	uint64_t	h;
+	size_t		n;
+} one_word;
+
+static void
+one_word_sink(void *arg, const uint64_t *h, size_t n)
+{
+	one_word   *w = arg;
+
+	if (n > 0 && w->n == 0)
+		w->h = h[0];
+	w->n += n;
+}
+
+/* the extractor's hash of the syllable r[0..len), or 0 with *ok = 0 when
+ * it is not exactly one word */
+static uint64_t
+syllable_word(const char *r, size_t len, int *ok)
+{
+	tfp_feature_opts o = {5, 1, TFP_PY_WORD_FOLDS};
+	one_word	w = {0, 0};
+	uint64_t	nhan = 0;
+
+	tfp_extract_features_counted(r, len, &o, one_word_sink, &w, &nhan);
+	if (w.n != 1 || nhan != 0)
+		*ok = 0;
+	return w.h;
+}
+
+static void
+py_words_init(void)
+{
+	int			ok = 1;
+
+	if (!tfp_py_ready)
+		tfp_py_init();
+	for (size_t id = 1; id < sizeof(tfp_pinyin_off) / sizeof(tfp_pinyin_off[0]); id++)
+	{
+		const char *r = tfp_pinyin_pool + tfp_pinyin_off[id];
+
+		py_word[tfp_pinyin_off[id]] = syllable_word(r, strlen(r), &ok);
+	}
+	for (int i = 0; i < nphrases; i++)
+	{
+		const char *q = phrases[i].readings;
+		int			k = 0;
+
+		for (;;)
+		{
+			const char *sp = strchr(q, ' ');
+			size_t		l = sp ? (size_t) (sp - q) : strlen(q);
+
+			if (k == PHRASE_MAXLEN)
+			{
+				ok = 0;
+				break;
+			}
+			py_phrase_word[i][k++] = syllable_word(q, l, &ok);
+			if (!sp)
+				break;
+			q = sp + 1;
+		}
+		py_phrase_nword[i] = (uint8_t) k;
+	}
+	py_words_ok = ok;
+	py_words_ready = 1;
+}
+
+/* whether p starts a well-formed 3-byte sequence (tfp_py_utf8_next()
+ * gives its code point, cp3(p)) */
+static inline int
+next_3byte(const uint8_t *p, const uint8_t *end)
+{
+	return end - p >= 3 && (p[0] & 0xF0) == 0xE0 &&
+		(p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
+		(p[0] != 0xE0 || p[1] >= 0xA0) && (p[0] != 0xED || p[1] < 0xA0);
+}
+
+/* the longest ASCII word tfp_pinyin_words() hashes itself */
+#define PY_WORD_BUF 64
+
+/*
+ * tfp_pinyin_text_bounded()'s loop (flags 0), step for step (the same
+ * decoding, folds and classes: keep the two alike), giving the words of its
+ * tokens where it writes them: a syllable's from the tables above, a run
+ * of other letters and digits (all ASCII after the fold: else SIZE_MAX)
+ * hashed as the extractor hashes a word.  In that text every token is
+ * one word of the extractor, which reads a space as a separator.
+ */
+size_t
+tfp_pinyin_words(const char *s, size_t len, uint64_t *out)
+{
+	const uint8_t *p = (const uint8_t *) s;
+	const uint8_t *end = p + len;
+	size_t		n = 0,
+				wl = 0;
+	int			state = 0;		/* as py_writer's */
+	unsigned	tick = 0;
+	unsigned char wb[PY_WORD_BUF];
+
+	if (!py_words_ready)
+		py_words_init();
+	if (!py_words_ok)
+		return SIZE_MAX;
+	while (p < end)
+	{
+		uint32_t	cp;
+		size_t		rlen = 0;
+		const char *r;
+		uint32_t	f[TFP_FOLD_MAX];
+		int			nf;
+		unsigned	info;
+
+		/* a well-formed 3-byte sequence (all BMP Han) decoded here, as
+		 * tfp_py_utf8_next() would */
+		if (next_3byte(p, end))
+		{
+			cp = cp3(p);
+			p += 3;
+		}
+		else
+			cp = tfp_py_utf8_next(&p, end);
+		if (++tick == TFP_PY_TICK)
+		{
+			tick = 0;
+			if (tfp_pinyin_tick)
+				tfp_pinyin_tick();
+		}
+		if (cp < 0x10000 && (info = tfp_py_info[cp]) != 0)
+		{
+			const uint8_t *after;
+			const py_phrase *ph;
+
+			/*
+			 * A BMP character with a reading.  A phrase may start here only
+			 * if it starts one (INFO_START); without a one-character entry
+			 * (INFO_SINGLE), phrase_match() returns NULL when the next
+			 * character, a well-formed 3-byte sequence, continues no phrase
+			 * or fails the pair filter: it reads it the same way.
+			 */
+			if (state == 2)
+				out[n++] = tfp_word_hash(wb, wl);
+			state = 1;
+			if (TFP_UNLIKELY(info & INFO_START) &&
+				((info & INFO_SINGLE) || !next_3byte(p, end) ||
+				 ((tfp_py_info[cp3(p)] & INFO_CONT) && pair_maybe(cp, cp3(p)))) &&
+				(ph = phrase_match(cp, p, end, &after)) != NULL)
+			{
+				size_t		i = (size_t) (ph - phrases);
+
+				for (int k = 0; k < py_phrase_nword[i]; k++)
+					out[n++] = py_phrase_word[i][k];
+				p = after;
+			}
+			else
+				out[n++] = py_word[py_read_off[cp]];
+			continue;
+		}
+		r = cp < 0x10000 ? NULL : reading(cp, &rlen);
+		if (r != NULL)
+		{
+			/* outside the BMP: no phrase starts there */
+			if (state == 2)
+				out[n++] = tfp_word_hash(wb, wl);
+			state = 1;
+			if (r < tfp_pinyin_pool || r >= tfp_pinyin_pool + sizeof(tfp_pinyin_pool))
+				return SIZE_MAX;	/* (every reading is in the pool) */
+			out[n++] = py_word[r - tfp_pinyin_pool];
+			continue;
+		}
+		nf = tfp_cp_fold_inline(cp, TFP_FOLD_WIDTH | TFP_FOLD_CASE, f);
+		for (int i = 0; i < nf; i++)
+		{
+			switch (tfp_cp_class_inline(f[i]))
+			{
+				case TFP_CC_WORD:
+				case TFP_CC_HAN:
+					if (f[i] >= 0x80 || wl == PY_WORD_BUF ||
+						!((f[i] >= '0' && f[i] <= '9') || (f[i] >= 'a' && f[i] <= 'z')))
+						return SIZE_MAX;
+					if (state != 2)
+						wl = 0;
+					wb[wl++] = (unsigned char) f[i];
+					state = 2;
+					break;
+				case TFP_CC_MARK:	/* kept only after a letter >= 0x80 */
+				case TFP_CC_IGNORE:
+					break;
+				default:
+					if (state == 2)
+						out[n++] = tfp_word_hash(wb, wl);
+					state = 0;
+					break;
+			}
+		}
+	}
+	if (state == 2)
+		out[n++] = tfp_word_hash(wb, wl);
+	return n;
 }

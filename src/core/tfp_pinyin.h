@@ -51,6 +51,19 @@ extern size_t tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags,
 									  char *out, size_t cap);
 
 /*
+ * The words of tfp_pinyin_text(s, len, 0) as tfp_extract_features() reads
+ * that text with the folds TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN:
+ * each token's word hash (tfp_word_hash()), in order, written to out (room
+ * for len), without writing the text; returns their count, or SIZE_MAX
+ * when a token of the text is not a word of ASCII letters and digits of
+ * at most 64 bytes (a Latin letter with an accent, kana, a Han character
+ * without a reading: the extractor then reads that token otherwise, and
+ * the caller takes the text).  tfp_word_shingles() of the words are the
+ * text's features.
+ */
+extern size_t tfp_pinyin_words(const char *s, size_t len, uint64_t *out);
+
+/*
  * The initials of s[0..len): one letter 'a'..'z' per Han syllable (other text
  * skipped) written to out, which must hold len bytes (a syllable takes at
  * least 2 bytes of UTF-8).  Returns the number of letters.

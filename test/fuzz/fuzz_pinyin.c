@@ -3,14 +3,15 @@
  * (any UTF-8 validity) and DNA options must never crash or touch memory out
  * of bounds; the sizing pass of tfp_pinyin_text must equal the writing pass;
  * the letter count never exceeds the input length; DNAs are sorted, distinct,
- * non-negative and below levels^21; the letters' fast path and the AVX-512
- * kernels (where the CPU has them) give the letters and DNAs of the portable
- * general code.  The first five bytes choose the options (window
+ * non-negative and below levels^21; the words of the pinyin text
+ * (tfp_pinyin_words) give the written text's features; the letters' fast
+ * path and the AVX-512 kernels (where the CPU has them) give the letters
+ * and DNAs of the portable general code.  The first five bytes choose the options (window
  * lengths over the whole range 8..1024: long windows on short texts reach the
  * whole-text window of up to 3 x window_length letters).
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/core/generated \
- *       test/fuzz/fuzz_pinyin.c src/core/tfp_pinyin*.c src/core/generated/tfp_pinyin*.c src/core/tfp_sort.c src/core/tfp_cpu.c src/core/tfp_unicode.c src/core/generated/tfp_unicode_data.c -lm \
+ *       test/fuzz/fuzz_pinyin.c src/core/tfp_pinyin*.c src/core/generated/tfp_pinyin*.c src/core/tfp_sort.c src/core/tfp_cpu.c src/core/tfp_unicode.c src/core/tfp_features.c src/core/generated/tfp_unicode_data.c -lm \
  *       -o /tmp/fuzz_pinyin
  *   /tmp/fuzz_pinyin -max_total_time=60
  *
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tfp_core.h"
 #include "tfp_cpu.h"
 #include "tfp_pinyin.h"
 
@@ -29,6 +31,55 @@
 #endif
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+typedef struct fz_vec
+{
+	uint64_t   *h;
+	size_t		n;
+} fz_vec;
+
+static void
+fz_sink(void *arg, const uint64_t *h, size_t n)
+{
+	fz_vec	   *v = arg;
+
+	v->h = realloc(v->h, (v->n + n + 1) * sizeof(uint64_t));
+	memcpy(v->h + v->n, h, n * sizeof(uint64_t));
+	v->n += n;
+}
+
+/* the words of the pinyin text (tfp_pinyin_words) give the features the
+ * extractor gives the written text, 3-word shingles, textfp_match's folds */
+static int
+check_words(const char *s, size_t len)
+{
+	uint64_t   *w = malloc((len + 1) * sizeof(uint64_t));
+	size_t		nw = tfp_pinyin_words(s, len, w),
+				n,
+				m;
+	char	   *py;
+	tfp_feature_opts o = {5, 3, TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN};
+	fz_vec		v = {NULL, 0};
+
+	if (nw == SIZE_MAX)
+	{
+		free(w);
+		return 0;
+	}
+	if (nw > len)
+		FUZZ_FAIL();
+	m = tfp_word_shingles(w, nw, 3, w);
+	n = tfp_pinyin_text(s, len, 0, NULL);
+	py = malloc(n + 1);
+	tfp_pinyin_text(s, len, 0, py);
+	tfp_extract_features(py, n, &o, fz_sink, &v);
+	if (v.n != m || (m > 0 && memcmp(v.h, w, m * sizeof(uint64_t)) != 0))
+		FUZZ_FAIL();
+	free(v.h);
+	free(py);
+	free(w);
+	return 0;
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -69,6 +120,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_FAIL();
 		free(out);
 	}
+	(void) check_words(s, len);
 	l = malloc(len + 1);
 	l0 = malloc(len + 1);
 	n = tfp_pinyin_letters(s, len, l);
