@@ -53,19 +53,49 @@ entries_of(uint32_t c, int *n)
 	}
 }
 
-/* the first letters of keys in the BMP, a bit each (first_ready: made) */
-static uint64_t first_bits[0x10000 / 64];
+/*
+ * The first letters of keys in the BMP, a bit each; those with a key of
+ * one letter, a bit each; and a Bloom filter (one hash) of the first two
+ * letters of the keys of two or more.  A letter of the BMP at the window's
+ * start without a key of one letter starts a key found in the window only
+ * if the window's first two letters pass the filter (first_ready: made).
+ */
+#define PAIR_BITS 17
+static uint64_t first_bits[0x10000 / 64],
+			single_bits[0x10000 / 64];
+static uint8_t pair_bloom[(1 << PAIR_BITS) / 8];
 static int	first_ready;
+
+static inline uint32_t
+pair_hash(uint32_t a, uint32_t b)
+{
+	return ((a * UINT32_C(0x9E3779B1)) ^ (b * UINT32_C(0x85EBCA77))) >> (32 - PAIR_BITS);
+}
 
 static void
 make_first_bits(void)
 {
 	for (int h = 0; h < (1 << TFP_TWFOLD_INDEX_BITS); h++)
 	{
-		uint32_t	c = tfp_twfold_index[h].cp;
+		const tfp_twfold_first *f = &tfp_twfold_index[h];
+		uint32_t	c = f->cp;
 
-		if (c != 0 && c < 0x10000)
-			first_bits[c >> 6] |= (uint64_t) 1 << (c & 63);
+		if (c == 0 || c >= 0x10000)
+			continue;
+		first_bits[c >> 6] |= (uint64_t) 1 << (c & 63);
+		for (int i = f->first; i < f->first + f->count; i++)
+		{
+			const tfp_twfold_entry *e = &tfp_twfold_entries[i];
+
+			if (e->klen == 1)
+				single_bits[c >> 6] |= (uint64_t) 1 << (c & 63);
+			else
+			{
+				uint32_t	ph = pair_hash(c, tfp_twfold_pool[e->off + 1]);
+
+				pair_bloom[ph >> 3] |= (uint8_t) (1u << (ph & 7));
+			}
+		}
 	}
 	first_ready = 1;
 }
@@ -78,8 +108,18 @@ longest_key(const uint32_t *win, int n)
 	int			count,
 				i;
 
-	if (win[0] < 0x10000 && !((first_bits[win[0] >> 6] >> (win[0] & 63)) & 1))
-		return NULL;			/* no key starts with it */
+	if (win[0] < 0x10000)
+	{
+		uint32_t	ph;
+
+		if (!((first_bits[win[0] >> 6] >> (win[0] & 63)) & 1))
+			return NULL;		/* no key starts with it */
+		if (!((single_bits[win[0] >> 6] >> (win[0] & 63)) & 1) &&
+			(n < 2 || (ph = pair_hash(win[0], win[1]),
+					   !((pair_bloom[ph >> 3] >> (ph & 7)) & 1))))
+			return NULL;		/* no key of one letter, none of two or
+								 * more with these two */
+	}
 	i = entries_of(win[0], &count);
 
 	for (; count > 0; i++, count--)
@@ -114,6 +154,14 @@ emit_one(twfold_state *st)
 		for (int i = 0; i < e->vlen; i++)
 			st->out += tfp_utf8_encode(v[i], st->out);
 		used = e->klen;
+	}
+	else if (win[0] >= 0x800 && win[0] < 0x10000)
+	{
+		/* three bytes, as tfp_utf8_encode() writes them */
+		st->out[0] = (unsigned char) (0xE0 | (win[0] >> 12));
+		st->out[1] = (unsigned char) (0x80 | ((win[0] >> 6) & 0x3F));
+		st->out[2] = (unsigned char) (0x80 | (win[0] & 0x3F));
+		st->out += 3;
 	}
 	else
 		st->out += tfp_utf8_encode(win[0], st->out);
