@@ -121,19 +121,22 @@ sort_i64(int64_t *a, size_t n)
  * known to be non-negative and below 2^width need no flip.  Uniform values
  * (shingle hashes, window DNAs) leave most buckets with zero to two: several
  * times faster than a comparison sort, whose branches are unpredictable
- * here.
+ * here.  Equal values share a bucket, so each bucket, once sorted, is
+ * written back to v without its repeats: returns the count of distinct
+ * values.
  */
 #define SIGN_BIT	UINT64_C(0x8000000000000000)
 #define MAX_BUCKET_BITS 12
 
-static void
-bucket_sort_i64(uint64_t *v, size_t n, uint64_t *tmp, uint64_t flip, int width)
+static size_t
+bucket_sort_unique_i64(uint64_t *v, size_t n, uint64_t *tmp, uint64_t flip, int width)
 {
 	uint32_t	start[(1 << MAX_BUCKET_BITS) + 1];
 	int			bits = 1,
 				shift;
 	size_t		nb,
-				i;
+				i,
+				o = 0;
 
 	while (bits < MAX_BUCKET_BITS && ((size_t) 1 << bits) < n)
 		bits++;
@@ -151,11 +154,25 @@ bucket_sort_i64(uint64_t *v, size_t n, uint64_t *tmp, uint64_t flip, int width)
 	{
 		size_t		lo = i == 0 ? 0 : start[i - 1],
 					m = start[i] - lo;
+		int64_t    *b = (int64_t *) tmp + lo;
 
-		if (m > 1)
-			sort_i64((int64_t *) tmp + lo, m);
+		if (m == 0)
+			continue;
+		if (m == 1)
+		{
+			v[o++] = (uint64_t) b[0];
+			continue;
+		}
+		if (m <= 16)
+			tfp_insertion_sort_i64(b, m);
+		else
+			sort_i64(b, m);
+		v[o++] = (uint64_t) b[0];
+		for (size_t k = 1; k < m; k++)
+			if (b[k] != b[k - 1])
+				v[o++] = (uint64_t) b[k];
 	}
-	memcpy(v, tmp, n * sizeof(uint64_t));
+	return o;
 }
 
 /*
@@ -173,9 +190,8 @@ sort_unique(uint64_t *v, size_t n, uint64_t *scratch, size_t bucket_from,
 	if (n < 2)
 		return n;
 	if (scratch != NULL && n >= bucket_from && n <= UINT32_MAX)
-		bucket_sort_i64(v, n, scratch, flip, width);
-	else
-		sort_i64(a, n);
+		return bucket_sort_unique_i64(v, n, scratch, flip, width);
+	sort_i64(a, n);
 	for (size_t i = 1; i < n; i++)
 		if (a[i] != a[o - 1])
 			a[o++] = a[i];

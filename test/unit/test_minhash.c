@@ -158,6 +158,32 @@ check_sort_unique(void)
 		}
 	}
 	check(ok, "tfp_sort_unique_u64 == qsort + unique (6000 arrays of 0..3000 values)");
+
+	/* values below 2^width, unflipped (pinyin DNAs): from 2 values on */
+	for (int t = 0; t < 2000 && ok; t++)
+	{
+		size_t		n = t < 200 ? (size_t) t : (size_t) (rng() % 3000),
+					nr,
+					m,
+					i;
+		int			width = 1 + (int) (rng() % 63);
+
+		for (i = 0; i < n; i++)
+			v[i] = rng() & ((UINT64_C(1) << width) - 1);
+		if (t % 3 == 1)
+			for (i = 0; i < n; i++)
+				v[i] %= 40;		/* many duplicates */
+		memcpy(ref, v, n * sizeof(uint64_t));
+		qsort(ref, n, sizeof(uint64_t), cmp_i64);
+		for (i = 0, nr = 0; i < n; i++)
+			if (nr == 0 || ref[i] != ref[nr - 1])
+				ref[nr++] = ref[i];
+		memcpy(w, v, n * sizeof(uint64_t));
+		m = tfp_sort_unique_below_u64(w, n, scratch, width);
+		if (m != nr || memcmp(w, ref, nr * sizeof(uint64_t)) != 0)
+			ok = 0;
+	}
+	check(ok, "tfp_sort_unique_below_u64 == qsort + unique (2000 arrays below 2^1..2^63)");
 }
 
 int
