@@ -96,6 +96,21 @@ extern uint64_t tfp_extract_features_counted(const char *utf8, size_t len,
 extern uint64_t tfp_word_hash(const void *w, size_t n);
 extern size_t tfp_word_shingles(const uint64_t *w, size_t n, int k, uint64_t *out);
 
+/*
+ * The features of opts (Han bigrams and single words: ngram 2, shingle 1;
+ * other options take two passes) to sink, and in the same pass those of
+ * ngram 1 and shingle 1 with the same folds, but for their first *lead1,
+ * to sink1: those are the first *lead1 features of the first stream (the
+ * words before the first Han character).  What two calls of
+ * tfp_extract_features_counted() give, in one reading of the text.  nhan
+ * counts the Han features of the first.
+ */
+extern uint64_t tfp_extract_features_dual(const char *utf8, size_t len,
+										  const tfp_feature_opts *opts,
+										  tfp_feature_sink sink, void *arg,
+										  tfp_feature_sink sink1, void *arg1,
+										  uint64_t *nhan, uint64_t *lead1);
+
 /* 1 (default): use the fast paths of the extractor; 0: only the general
  * code, which gives the same features (for tests). */
 extern int	tfp_extract_fastpath;

@@ -157,6 +157,15 @@ typedef struct extractor
 
 	size_t		nbatch;			/* features in batch[] */
 
+	/* the second stream of tfp_extract_features_dual() (sink1 NULL: none):
+	 * the features of n-grams of 1, shingles of 1, from the first Han unit
+	 * on (on1), before which they are the first stream's lead1 words */
+	tfp_feature_sink sink1;
+	void	   *arg1;
+	size_t		nbatch1;		/* features in batch1[] */
+	int			on1;
+	uint64_t	lead1;
+
 	/* current han run: units in ring[], plus the open unit */
 	uint64_t	run_len;		/* closed units in the current run */
 	int			han_open;		/* ring[run_len % RING] is being built */
@@ -175,6 +184,7 @@ typedef struct extractor
 
 	/* not cleared at start: */
 	uint64_t	batch[TFP_BATCH];	/* output batch */
+	uint64_t	batch1[TFP_BATCH];	/* ... of the second stream */
 	unit		ring[RING];		/* the last units of the run */
 
 } extractor;
@@ -188,6 +198,18 @@ emit(extractor *x, uint64_t h)
 		x->sink(x->arg, x->batch, x->nbatch);
 		x->nfeatures += x->nbatch;
 		x->nbatch = 0;
+	}
+}
+
+/* a feature of the second stream (x->sink1 is not NULL, x->on1 set) */
+static inline void
+emit1(extractor *x, uint64_t h)
+{
+	x->batch1[x->nbatch1++] = h;
+	if (x->nbatch1 == TFP_BATCH)
+	{
+		x->sink1(x->arg1, x->batch1, x->nbatch1);
+		x->nbatch1 = 0;
 	}
 }
 
@@ -222,6 +244,8 @@ word_done(extractor *x, uint64_t h)
 	{
 		x->nwords++;
 		emit(x, h);
+		if (x->on1)
+			emit1(x, h);		/* a word is the same feature in both */
 		return;
 	}
 	x->words[x->nwords & (RING - 1)] = h;

@@ -154,6 +154,16 @@ tfpx_han_close_unit(extractor *x)
 	uint64_t	last = x->run_len;
 
 	x->han_open = 0;
+	if (x->sink1)
+	{
+		/* the unit alone; the first one starts the second stream */
+		if (!x->on1)
+		{
+			x->on1 = 1;
+			x->lead1 = x->nfeatures + x->nbatch;
+		}
+		emit1(x, han_gram_hash(x, last, 1));
+	}
 	x->run_len++;
 	if (x->run_len >= (uint64_t) x->o->ngram)
 	{
@@ -318,10 +328,12 @@ tfp_extract_features(const char *utf8, size_t len, const tfp_feature_opts *opts,
 	return tfp_extract_features_counted(utf8, len, opts, sink, arg, &nhan);
 }
 
-uint64_t
-tfp_extract_features_counted(const char *utf8, size_t len,
-							 const tfp_feature_opts *opts,
-							 tfp_feature_sink sink, void *arg, uint64_t *nhan)
+/* the extraction, with the second stream of tfp_extract_features_dual()
+ * when sink1 is not NULL */
+static uint64_t
+extract(const char *utf8, size_t len, const tfp_feature_opts *opts,
+		tfp_feature_sink sink, void *arg, tfp_feature_sink sink1, void *arg1,
+		uint64_t *nhan, uint64_t *lead1)
 {
 	extractor  *x;
 	extractor	xs;
@@ -336,6 +348,8 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 	x->o = opts;
 	x->sink = sink;
 	x->arg = arg;
+	x->sink1 = sink1;
+	x->arg1 = arg1;
 
 	while (pos < len)
 	{
@@ -522,8 +536,50 @@ tfp_extract_features_counted(const char *utf8, size_t len,
 		sink(arg, x->batch, x->nbatch);
 		x->nfeatures += x->nbatch;
 	}
+	if (sink1 && x->nbatch1 > 0)
+		sink1(arg1, x->batch1, x->nbatch1);
 	*nhan = x->nhan;
+	if (lead1)
+		*lead1 = x->on1 ? x->lead1 : x->nfeatures;
 	return x->nfeatures;
+}
+
+uint64_t
+tfp_extract_features_counted(const char *utf8, size_t len,
+							 const tfp_feature_opts *opts,
+							 tfp_feature_sink sink, void *arg, uint64_t *nhan)
+{
+	return extract(utf8, len, opts, sink, arg, NULL, NULL, nhan, NULL);
+}
+
+/*
+ * Bigrams and characters in one pass: a closed Han unit is a feature of
+ * the second stream (as with n-grams of 1: every unit closes once, in text
+ * order, whatever the n-gram size), a word a feature of both (shingles of
+ * 1: the word's hash); the first stream is that of opts.  The features of
+ * a text in n-grams of 1 are its units and its words in text order: the
+ * words before the first unit, which are the first stream's first *lead1
+ * features (no Han feature comes before the first unit closes), then the
+ * second stream.  A text without Han letters (most English text that is
+ * not all ASCII) so costs the second stream nothing.
+ */
+uint64_t
+tfp_extract_features_dual(const char *utf8, size_t len, const tfp_feature_opts *opts,
+						  tfp_feature_sink sink, void *arg,
+						  tfp_feature_sink sink1, void *arg1, uint64_t *nhan,
+						  uint64_t *lead1)
+{
+	if (opts->ngram != 2 || opts->shingle != 1)
+	{
+		/* (only bigrams and words are read in one pass) */
+		tfp_feature_opts o1 = {1, 1, opts->fold};
+		uint64_t	n1;
+
+		*lead1 = 0;
+		extract(utf8, len, &o1, sink1, arg1, NULL, NULL, &n1, NULL);
+		return extract(utf8, len, opts, sink, arg, NULL, NULL, nhan, NULL);
+	}
+	return extract(utf8, len, opts, sink, arg, sink1, arg1, nhan, lead1);
 }
 
 uint64_t

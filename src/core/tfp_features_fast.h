@@ -127,12 +127,27 @@ han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 	uint32_t	prev = run > 0 ? x->ring[(run - 1) & (RING - 1)].cp[0] : 0;
 	uint64_t	nhan = x->nhan;
 	size_t		nb = x->nbatch;
+	const int	dual = x->sink1 != NULL;
 
+	/* tfpx_han_close_unit()'s feature of the second stream: the unit */
+#define FAST_EMIT1(cp) \
+	do { \
+		if (dual) \
+		{ \
+			if (!x->on1) \
+			{ \
+				x->on1 = 1; \
+				x->lead1 = x->nfeatures + nb; \
+			} \
+			emit1(x, xxh3_fixed(&(cp), 4, TFP_SEED_HAN)); \
+		} \
+	} while (0)
 	/* han_end_run(): close the open unit; a one-unit run is one feature */
 #define FAST_END_RUN() \
 	do { \
 		if (open) \
 		{ \
+			FAST_EMIT1(cur); \
 			run++; \
 			if (run >= 2) \
 				FAST_EMIT(xxh3_pair(prev, cur)); \
@@ -152,6 +167,7 @@ han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 			pos += 3;
 			if (open)
 			{
+				FAST_EMIT1(cur);
 				run++;
 				if (run >= 2)
 					FAST_EMIT(xxh3_pair(prev, cur));
@@ -171,6 +187,7 @@ han_bigrams_fast(extractor *x, const unsigned char *s, size_t pos, size_t limit,
 	if (pos < limit && s[pos] < 0x80)
 		FAST_END_RUN();
 #undef FAST_END_RUN
+#undef FAST_EMIT1
 
 	FAST_STORE_STATE();
 	if (open)

@@ -26,6 +26,7 @@ release(const tfp_match_env *env, void *p)
 		env->free(env->arg, p);
 }
 
+/* a growing buffer of features (h NULL: allocated by the first batch) */
 typedef struct hbuf
 {
 	uint64_t   *h;
@@ -43,7 +44,9 @@ hbuf_sink(void *arg, const uint64_t *hashes, size_t n)
 		b->env->tick();
 	if (n == 0)
 		return;
-	if (b->n + n > b->cap)
+	if (b->h == NULL)
+		b->h = b->env->alloc(b->env->arg, (b->cap = MAX2(b->cap, n)) * sizeof(uint64_t));
+	else if (b->n + n > b->cap)
 	{
 		size_t		cap = MAX2(b->cap * 2, b->n + n);
 
@@ -113,13 +116,16 @@ html_release(void *ctx, void *p)
  * least one, counted, whatever the n-gram size) has the same features with
  * Han bigrams as with Han characters: its words, whose hashes do not depend
  * on the n-gram size.  Its character sequence is then its bigram sequence,
- * not read again.  Three passes over the text: the sets are those of the
+ * not kept twice.  A text that may have Han letters (wide: a byte of a 3-
+ * or 4-byte sequence) has its bigrams and characters read in one pass
+ * (tfp_extract_features_dual()), one without its bigrams only (and its
+ * characters, were it to have Han features): the sets are those of the
  * sequences, the simhash that of the bigram-kind sequence (as
  * tfp_simhash_text); the shingles those of j[0..jlen) when given (model 2:
  * the text with its lines of Han text run together).
  */
 static void
-side_features(const char *s, size_t len, const char *j, size_t jlen,
+side_features(const char *s, size_t len, const char *j, size_t jlen, int wide,
 			  const tfp_match_env *env, tfp_match_side *m)
 {
 	tfp_feature_opts o5 = {5, 3, FOLDS};
@@ -132,16 +138,49 @@ side_features(const char *s, size_t len, const char *j, size_t jlen,
 	else
 		m->seq5 = feature_seq(s, len, &o5, env, &m->nseq5, NULL);
 	m->s5 = sorted_set(m->seq5, m->nseq5, env, &m->n5);
-	m->seq2 = feature_seq(s, len, &o2, env, &m->nseq2, &m->han2);
-	m->all2 = m->nseq2;
-	m->s2 = sorted_set(m->seq2, m->nseq2, env, &m->n2);
-	if (m->han2 == 0)
+	if (wide)
 	{
-		m->seq1 = m->seq2;
-		m->nseq1 = m->nseq2;
+		/* bigrams and characters in one pass */
+		hbuf		b2 = {NULL, 0, 256, env},
+					b1 = {NULL, 0, 256, env};
+		uint64_t	lead;
+
+		b2.h = env->alloc(env->arg, b2.cap * sizeof(uint64_t));
+		/* (b1 allocated by its first batch: none without Han letters) */
+		tfp_extract_features_dual(s, len, &o2, hbuf_sink, &b2, hbuf_sink, &b1, &m->han2,
+								  &lead);
+		m->seq2 = b2.h;
+		m->nseq2 = b2.n;
+		if (m->han2 == 0)
+		{
+			release(env, b1.h);
+			m->seq1 = m->seq2;
+			m->nseq1 = m->nseq2;
+		}
+		else
+		{
+			/* the words before the first Han character, then the rest */
+			m->nseq1 = (size_t) lead + b1.n;
+			m->seq1 = env->alloc(env->arg, MAX2(m->nseq1, 1) * sizeof(uint64_t));
+			memcpy(m->seq1, m->seq2, (size_t) lead * sizeof(uint64_t));
+			if (b1.n > 0)
+				memcpy(m->seq1 + lead, b1.h, b1.n * sizeof(uint64_t));
+			release(env, b1.h);
+		}
 	}
 	else
-		m->seq1 = feature_seq(s, len, &o1, env, &m->nseq1, NULL);
+	{
+		m->seq2 = feature_seq(s, len, &o2, env, &m->nseq2, &m->han2);
+		if (m->han2 == 0)
+		{
+			m->seq1 = m->seq2;
+			m->nseq1 = m->nseq2;
+		}
+		else
+			m->seq1 = feature_seq(s, len, &o1, env, &m->nseq1, NULL);
+	}
+	m->all2 = m->nseq2;
+	m->s2 = sorted_set(m->seq2, m->nseq2, env, &m->n2);
 	tfp_simhash_init(&acc);
 	tfp_simhash_add(&acc, m->seq2, m->nseq2);
 	m->sh = tfp_simhash_finish_centered(&acc, m->han2, o2.ngram, o2.shingle);
@@ -366,7 +405,7 @@ side_middle(const tfp_match_side *m, tfp_match_line *l, size_t lead, size_t trai
 	}
 	memset(mid, 0, sizeof(*mid));
 	mid->env = env;
-	side_features(out, len, joined, jlen, env, mid);
+	side_features(out, len, joined, jlen, m->wide, env, mid);
 	mid->own = out;
 	mid->html = m->html;
 	mid->wide = m->wide;
@@ -526,7 +565,7 @@ side_full(tfp_match_side *m, int kind)
 			jlen = tfp_match_joined(m->text, m->lines, m->nlines, first, joined);
 		}
 	}
-	side_features(m->text, m->len, joined, jlen, env, m);
+	side_features(m->text, m->len, joined, jlen, m->wide, env, m);
 	release(env, joined);
 	m->full = kind;
 }

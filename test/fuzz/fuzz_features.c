@@ -2,7 +2,8 @@
  * fuzz_features.c -- libFuzzer target for the feature extractor and the
  * SimHash accumulator: arbitrary bytes (any UTF-8 validity) and options must
  * never crash, read out of bounds or overflow, and the result must not depend
- * on how the features were batched.
+ * on how the features were batched; bigrams and characters read in one pass
+ * (tfp_extract_features_dual) are those of two passes.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/core/generated \
  *       test/fuzz/fuzz_features.c src/core/tfp_features.c src/core/tfp_simhash.c \
@@ -44,6 +45,55 @@ sink_batch(void *arg, const uint64_t *h, size_t n)
 
 	tfp_simhash_add(&c->acc, h, n);
 	c->n += n;
+}
+
+/* features kept in order */
+typedef struct
+{
+	uint64_t   *h;
+	size_t		n;
+} fvec;
+
+static void
+fvec_sink(void *arg, const uint64_t *h, size_t n)
+{
+	fvec	   *v = arg;
+
+	v->h = realloc(v->h, (v->n + n + 1) * sizeof(uint64_t));
+	memcpy(v->h + v->n, h, n * sizeof(uint64_t));
+	v->n += n;
+}
+
+/* tfp_extract_features_dual() of s[0..len) (bigrams, words; characters,
+ * words) against two passes, with the folds fold */
+static int
+dual_differs(const char *s, size_t len, unsigned fold)
+{
+	tfp_feature_opts o2 = {2, 1, fold},
+				o1 = {1, 1, fold};
+	fvec		r2 = {NULL, 0},
+				r1 = {NULL, 0},
+				d2 = {NULL, 0},
+				d1 = {NULL, 0};
+	uint64_t	h2,
+				h1,
+				hd,
+				lead;
+	int			differs;
+
+	tfp_extract_features_counted(s, len, &o2, fvec_sink, &r2, &h2);
+	tfp_extract_features_counted(s, len, &o1, fvec_sink, &r1, &h1);
+	tfp_extract_features_dual(s, len, &o2, fvec_sink, &d2, fvec_sink, &d1, &hd, &lead);
+	differs = hd != h2 || d2.n != r2.n || (r2.n && memcmp(d2.h, r2.h, r2.n * 8) != 0) ||
+		lead > d2.n || lead + d1.n != r1.n ||
+		(lead && memcmp(r1.h, d2.h, lead * 8) != 0) ||
+		(d1.n && memcmp(r1.h + lead, d1.h, d1.n * 8) != 0) ||
+		(h1 > 0 && lead + d1.n == 0);
+	free(r2.h);
+	free(r1.h);
+	free(d2.h);
+	free(d1.h);
+	return differs;
 }
 
 /* number of code points of s[0..len) after folding (tfp_cp_fold) */
@@ -104,6 +154,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * feature ends at a distinct one, plus at most one short-run or
 	 * short-shingle feature */
 	if (na > folded_cps((const char *) data, size, o.fold) + 1)
+		FUZZ_FAIL();
+	if (dual_differs((const char *) data, size, o.fold))
 		FUZZ_FAIL();
 	return 0;
 }

@@ -125,6 +125,50 @@ same_features(const char *s, size_t len, const tfp_feature_opts *o)
 	return same;
 }
 
+/*
+ * Bigrams and characters in one pass (tfp_extract_features_dual), with the
+ * fast paths and without, against two passes of the general code: the
+ * bigram stream, the Han count, and the characters' stream as the words
+ * before the first Han unit (the first lead of the bigram stream) and the
+ * second stream.
+ */
+static int
+same_dual(const char *s, size_t len, unsigned fold)
+{
+	static vec	r2,
+				r1,
+				d2,
+				d1;
+	tfp_feature_opts o2 = {2, 1, fold},
+				o1 = {1, 1, fold};
+	uint64_t	h2,
+				h1,
+				hd,
+				lead;
+	char	   *t = malloc(len ? len : 1);
+	int			same = 1;
+
+	memcpy(t, s, len);
+	r2.n = r1.n = 0;
+	tfp_extract_fastpath = 0;
+	tfp_extract_features_counted(t, len, &o2, vsink, &r2, &h2);
+	tfp_extract_features_counted(t, len, &o1, vsink, &r1, &h1);
+	for (int fast = 0; fast <= 1; fast++)
+	{
+		tfp_extract_fastpath = fast;
+		d2.n = d1.n = 0;
+		tfp_extract_features_dual(t, len, &o2, vsink, &d2, vsink, &d1, &hd, &lead);
+		same = same && hd == h2 && d2.n == r2.n &&
+			(r2.n == 0 || memcmp(d2.h, r2.h, r2.n * sizeof(uint64_t)) == 0) &&
+			lead <= d2.n && lead + d1.n == r1.n &&
+			(lead == 0 || memcmp(r1.h, d2.h, lead * sizeof(uint64_t)) == 0) &&
+			(d1.n == 0 || memcmp(r1.h + lead, d1.h, d1.n * sizeof(uint64_t)) == 0);
+	}
+	tfp_extract_fastpath = 1;
+	free(t);
+	return same;
+}
+
 static uint64_t
 simhash_eager(const char *s, size_t len, const tfp_feature_opts *o, int center)
 {
@@ -198,6 +242,40 @@ main(void)
 				 "fast paths give the general code's features (%d cases)", cases);
 	check(ok, what);
 
+	/* bigrams and characters in one pass, on the same kind of texts */
+	ok = 1;
+	cases = 0;
+	for (t = 0; t < 1500 && ok; t++)
+	{
+		size_t		len = 0;
+		int			pieces = 1 + (int) rnd(t % 10 == 0 ? 400 : 40);
+
+		while (pieces-- > 0 && len < sizeof(text) - 400)
+			len += piece(text + len);
+		for (unsigned fold = 0; fold < 8 && ok; fold++)
+		{
+			cases++;
+			if (!same_dual(text, len, fold))
+			{
+				ok = 0;
+				snprintf(what, sizeof(what), "one pass: text %d differs (fold %u)", t, fold);
+			}
+		}
+		for (size_t cut = 0; t % 50 == 0 && cut <= len && ok; cut++)
+		{
+			cases++;
+			if (!same_dual(text, cut, 7))
+			{
+				ok = 0;
+				snprintf(what, sizeof(what), "one pass: text %d cut at %zu differs", t, cut);
+			}
+		}
+	}
+	if (ok)
+		snprintf(what, sizeof(what),
+				 "bigrams and characters in one pass = two passes (%d cases)", cases);
+	check(ok, what);
+
 	/* a long han run crossing the tick, and long words, against the general code */
 	{
 		size_t		len = 0;
@@ -208,6 +286,7 @@ main(void)
 			len += put(text + len, (len / 3) % 7 ? "\xe4\xb8\xad" : "\xe5\x9c\x8b");
 		check(same_features(text, len, &o) && same_features(text, len, &o5),
 			  "a 70 KB han run across the interrupt tick");
+		check(same_dual(text, len, 7), "a 70 KB han run in one pass of bigrams and characters");
 		memset(text, 'A', 5000);
 		text[2500] = ' ';
 		check(same_features(text, 5000, &o) && same_features(text, 5000, &o5),
