@@ -167,8 +167,10 @@ tfp_match_z(const tfp_match_model *m, const tfp_match_pair *p)
  * The ordered overlap.  A feature's key is the top 40 bits of its hash
  * (positions are below 2^24, as the truncation of na and nb ensures).  The
  * keys of both sequences go into one open-addressing table of m = 2^k >=
- * 2 (na + nb) slots (slot[h] = key | 1, 0: empty; sid[h] its entry, the
- * entries numbered as their keys are first met); an entry keeps the first
+ * 2 (na + nb) slots (slot[h] = its entry + 1, 0: empty; the entries
+ * numbered as their keys are first met, ekey[e] the key of entry e: a
+ * table of 32-bit slots is half the memory to clear and to probe of one
+ * holding the keys); an entry keeps the first
  * OCC_MAX positions of its key in a and in b, in increasing order since
  * each sequence is read in order, and each element of a and b the number of
  * its entry.  Then, for a against b, the longest strictly increasing
@@ -291,15 +293,15 @@ typedef struct order_table
 	uint64_t   *tail;			/* room for max(na, nb) + 1 values */
 } order_table;
 
-/* scratch: the table's slots (m), their entries (m / 2), the elements'
- * entries ((na + nb) / 2 + 1), the counts ((na + nb) / 4 + 1), the
- * positions (4 (na + nb)), tail (max(na, nb) + 1), in 64-bit words */
+/* scratch: the table's slots (m / 2), the entries' keys (na + nb), the
+ * elements' entries ((na + nb) / 2 + 1), the counts ((na + nb) / 4 + 1),
+ * the positions (4 (na + nb)), tail (max(na, nb) + 1), in 64-bit words */
 static size_t
 order_words(size_t na, size_t nb)
 {
 	size_t		n = na + nb;
 
-	return table_size(n) * 3 / 2 + n / 2 + 1 + n / 4 + 1 + OCC_MAX * n +
+	return table_size(n) / 2 + n + n / 2 + 1 + n / 4 + 1 + OCC_MAX * n +
 		(na > nb ? na : nb) + 1;
 }
 
@@ -318,14 +320,14 @@ order_build(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 	size_t		m = table_size(na + nb),
 				mask = m - 1,
 				n = na + nb;
-	uint64_t   *slot = scratch;
-	uint32_t   *sid = (uint32_t *) (scratch + m);
+	uint32_t   *slot = (uint32_t *) scratch;
+	uint64_t   *ekey = scratch + m / 2;
 	uint32_t	ne = 0;
 	const uint64_t keymask = ~(uint64_t) 0 << POS_BITS;
 	const uint64_t *seq[2] = {a, b};
 	size_t		len[2] = {na, nb};
 
-	uint64_t   *w = scratch + m * 3 / 2;	/* the parts of order_words() */
+	uint64_t   *w = ekey + n;		/* the parts of order_words() */
 
 	t->id[0] = (uint32_t *) w;
 	t->id[1] = t->id[0] + na;
@@ -337,7 +339,7 @@ order_build(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 	t->pos[1] = t->pos[0] + OCC_MAX * n;
 	w += OCC_MAX * n;
 	t->tail = w;
-	memset(slot, 0, m * sizeof(uint64_t));
+	memset(slot, 0, m * sizeof(uint32_t));
 	for (int s = 0; s < 2; s++)
 	{
 		const uint64_t *v = seq[s];
@@ -351,16 +353,16 @@ order_build(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 			size_t		h = slot_of(key, mask);
 			uint32_t	e;
 
-			while (slot[h] != 0 && (slot[h] & keymask) != key)
+			while ((e = slot[h]) != 0 && ekey[e - 1] != key)
 				h = (h + 1) & mask;
-			if (slot[h] == 0)
+			if (e == 0)
 			{
-				slot[h] = key | 1;
-				sid[h] = ne;
+				ekey[ne] = key;
 				t->cnt[0][ne] = t->cnt[1][ne] = 0;
-				ne++;
+				slot[h] = ++ne;
+				e = ne;
 			}
-			e = sid[h];
+			e--;
 			ids[j] = e;
 			if (cnt[e] < OCC_MAX)
 				pos[OCC_MAX * e + cnt[e]++] = (uint32_t) j;
