@@ -112,18 +112,18 @@ sort_i64(int64_t *a, size_t n)
 }
 
 /*
- * One pass of MSD radix sort, then a comparison sort per bucket: the values
- * are distributed by their top bits into up to 4,096 buckets, about one
- * value per bucket, and each bucket is sorted in place (insertion sort when
- * small, introsort otherwise, so skewed input is still O(n log n)).  The
+ * One pass of MSD radix sort, then a comparison sort within the buckets:
+ * the values are distributed by their top bits into up to 4,096 buckets,
+ * about one value per bucket, and sorted within them (insertion sort when
+ * small, introsort for a bucket of more than 16, so skewed input is still
+ * O(n log n)).  The
  * keys are the values with `flip` xored in, in [0, 2^width): with the sign
  * bit flipped (width 64) any int64 order becomes unsigned order; values
  * known to be non-negative and below 2^width need no flip.  Uniform values
  * (shingle hashes, window DNAs) leave most buckets with zero to two: several
  * times faster than a comparison sort, whose branches are unpredictable
- * here.  Equal values share a bucket, so each bucket, once sorted, is
- * written back to v without its repeats: returns the count of distinct
- * values.
+ * here.  The values are written back to v without their repeats: returns
+ * the count of distinct values (n >= 1).
  */
 #define SIGN_BIT	UINT64_C(0x8000000000000000)
 #define MAX_BUCKET_BITS 12
@@ -136,7 +136,7 @@ bucket_sort_unique_i64(uint64_t *v, size_t n, uint64_t *tmp, uint64_t flip, int 
 				shift;
 	size_t		nb,
 				i,
-				o = 0;
+				o = 1;
 
 	while (bits < MAX_BUCKET_BITS && ((size_t) 1 << bits) < n)
 		bits++;
@@ -149,28 +149,28 @@ bucket_sort_unique_i64(uint64_t *v, size_t n, uint64_t *tmp, uint64_t flip, int 
 		start[i] += start[i - 1];
 	for (i = 0; i < n; i++)
 		tmp[start[(v[i] ^ flip) >> shift]++] = v[i];
-	/* start[b] is now the end of bucket b, the start of bucket b + 1 */
+	/*
+	 * start[b] is now the end of bucket b, the start of bucket b + 1.  The
+	 * large buckets (skewed input) are sorted alone; then one insertion
+	 * sort over all of tmp, whose values are out of order only within
+	 * their buckets (a few moves), and the repeats left out as tmp is
+	 * copied back.  No branch per bucket on its size: most buckets hold 0,
+	 * 1 or 2 values at random, and such branches were mispredicted.
+	 */
 	for (i = 0; i < nb; i++)
 	{
 		size_t		lo = i == 0 ? 0 : start[i - 1],
 					m = start[i] - lo;
-		int64_t    *b = (int64_t *) tmp + lo;
 
-		if (m == 0)
-			continue;
-		if (m == 1)
-		{
-			v[o++] = (uint64_t) b[0];
-			continue;
-		}
-		if (m <= 16)
-			tfp_insertion_sort_i64(b, m);
-		else
-			sort_i64(b, m);
-		v[o++] = (uint64_t) b[0];
-		for (size_t k = 1; k < m; k++)
-			if (b[k] != b[k - 1])
-				v[o++] = (uint64_t) b[k];
+		if (m > 16)
+			sort_i64((int64_t *) tmp + lo, m);
+	}
+	tfp_insertion_sort_i64((int64_t *) tmp, n);
+	v[0] = tmp[0];
+	for (i = 1; i < n; i++)
+	{
+		v[o] = tmp[i];
+		o += tmp[i] != tmp[i - 1];
 	}
 	return o;
 }
