@@ -186,7 +186,9 @@ tfp_match_z(const tfp_match_model *m, const tfp_match_pair *p)
  * Only the set of tail values matters, not their ranks, so the set can be
  * held as a bitmap of positions (tail_bits): "the least tail above p" is
  * the lowest bit set above p, found in p's 64-bit word or, through a
- * summary bitmap of the words that are not 0, in the next such word.  That
+ * summary bitmap of the words that are not 0, in the next such word (a
+ * sentinel bit above every position stands for "no tail above p": the
+ * step appends).  That
  * is a few instructions where the binary search over tail takes log2(len)
  * dependent steps; both make the same steps on the same set, so the length
  * is the same.  A search among the summary's words reads at most n / 2^12
@@ -235,53 +237,55 @@ lower_bound(const uint64_t *t, size_t n, uint64_t p)
 }
 
 /* the tail values as a bitmap of positions (w: words of 64 positions, s:
- * a bit per word, set when the word is not 0), the highest value, the count */
+ * a bit per word, set when the word is not 0) with a sentinel bit at
+ * position sent, above every position; the count of tails */
 typedef struct tail_bits
 {
 	uint64_t   *w,
 			   *s;
-	uint64_t	top;
+	uint64_t	sent;
 	size_t		len;
 } tail_bits;
 
-/* one step of the longest increasing sequence with position p */
+/*
+ * One step of the longest increasing sequence with position p.  The least
+ * set bit above p is the least tail above p, or the sentinel when p is
+ * above every tail (an append: the count grows, the sentinel stays);
+ * p, unless it is a tail already, takes the place of that tail.  Written
+ * without a branch on which of these it is (they come at random on texts
+ * that are not copies, and were mispredicted); only the search past p's
+ * word, when no bit above p is set there, branches.
+ */
 static inline void
 tail_bits_step(tail_bits *t, uint64_t p)
 {
-	size_t		i = (size_t) (p >> 6);
-	uint64_t	bit = (uint64_t) 1 << (p & 63),
-				above;
+	size_t		i = (size_t) (p >> 6),
+				j = i;
+	unsigned	b = (unsigned) (p & 63);
+	uint64_t	word = t->w[i],
+				keep = ((word >> b) & 1) - 1,	/* all ones: p is no tail */
+				above,
+				q;
 
-	if (t->len == 0 || p > t->top)
-	{
-		/* appended (copies, mostly) */
-		t->w[i] |= bit;
-		t->s[i >> 6] |= (uint64_t) 1 << (i & 63);
-		t->top = p;
-		t->len++;
-		return;
-	}
-	if (t->w[i] & bit)
-		return;					/* p is a tail already */
-	/* the least tail above p (there is one: top > p) gives way to p */
-	t->w[i] |= bit;
+	word |= (uint64_t) 1 << b;
+	t->w[i] = word;
 	t->s[i >> 6] |= (uint64_t) 1 << (i & 63);
-	above = t->w[i] & ~((bit << 1) - 1);
+	above = word & (~(uint64_t) 1 << b);
 	if (above == 0)
 	{
 		size_t		k = i >> 6;
-		uint64_t	x = t->s[k] & ~(((uint64_t) 2 << (i & 63)) - 1);
+		uint64_t	x = t->s[k] & (~(uint64_t) 1 << (i & 63));
 
 		while (x == 0)
-			x = t->s[++k];
-		i = (k << 6) + (size_t) __builtin_ctzll(x);
-		above = t->w[i];
+			x = t->s[++k];		/* ends: the sentinel's word is not 0 */
+		j = (k << 6) + (size_t) __builtin_ctzll(x);
+		above = t->w[j];
 	}
-	if (((uint64_t) i << 6) + (uint64_t) __builtin_ctzll(above) == t->top)
-		t->top = p;
-	t->w[i] &= ~(above & -above);	/* the lowest bit of above */
-	if (t->w[i] == 0)
-		t->s[i >> 6] &= ~((uint64_t) 1 << (i & 63));
+	q = ((uint64_t) j << 6) + (uint64_t) __builtin_ctzll(above);
+	t->len += (size_t) (keep & (q == t->sent));
+	/* the tail q gives way to p (not the sentinel; not when p was a tail) */
+	t->w[j] &= ~(above & -above & keep & ((uint64_t) (q == t->sent) - 1));
+	t->s[j >> 6] &= ~((uint64_t) (t->w[j] == 0) << (j & 63));
 }
 
 /* the table of two sequences (above) in scratch */
@@ -383,11 +387,13 @@ order_lis(const order_table *t, int x, size_t nx, size_t ny)
 
 	if (ny <= BITS_MAX)
 	{
-		size_t		nw = (ny + 63) / 64;
-		tail_bits	tb = {tail, tail + nw, 0, 0};
+		size_t		nw = ny / 64 + 1;	/* positions 0..ny, ny the sentinel */
+		tail_bits	tb = {tail, tail + nw, ny, 0};
 
-		/* nw + nw / 64 + 1 words: within tail's max(na, nb) + 1 */
+		/* nw + (nw + 63) / 64 words: within tail's max(na, nb) + 1 */
 		memset(tail, 0, (nw + (nw + 63) / 64) * sizeof(uint64_t));
+		tb.w[ny >> 6] |= (uint64_t) 1 << (ny & 63);
+		tb.s[(ny >> 6) >> 6] |= (uint64_t) 1 << ((ny >> 6) & 63);
 		for (size_t i = 0; i < nx; i++)
 		{
 			uint32_t	e = ids[i];
