@@ -184,7 +184,7 @@ tfp_match_z(const tfp_match_model *m, const tfp_match_pair *p)
  * position p: appends it (p above every tail: the sequence grows), leaves
  * tail as it is (p is in it), or replaces by p the least tail above p.
  * Only the set of tail values matters, not their ranks, so the set can be
- * held as a bitmap of positions (tail_bits): "the least tail above p" is
+ * held as a bitmap of positions (tail_bits_step()): "the least tail above p" is
  * the lowest bit set above p, found in p's 64-bit word or, through a
  * summary bitmap of the words that are not 0, in the next such word (a
  * sentinel bit above every position stands for "no tail above p": the
@@ -236,56 +236,55 @@ lower_bound(const uint64_t *t, size_t n, uint64_t p)
 	return (size_t) (base - t) + (n == 1 && base[0] < p);
 }
 
-/* the tail values as a bitmap of positions (w: words of 64 positions, s:
- * a bit per word, set when the word is not 0) with a sentinel bit at
- * position sent, above every position; the count of tails */
-typedef struct tail_bits
-{
-	uint64_t   *w,
-			   *s;
-	uint64_t	sent;
-	size_t		len;
-} tail_bits;
-
 /*
- * One step of the longest increasing sequence with position p.  The least
- * set bit above p is the least tail above p, or the sentinel when p is
- * above every tail (an append: the count grows, the sentinel stays);
- * p, unless it is a tail already, takes the place of that tail.  Written
- * without a branch on which of these it is (they come at random on texts
- * that are not copies, and were mispredicted); only the search past p's
- * word, when no bit above p is set there, branches.
+ * The tail values as a bitmap of positions: w, words of 64 positions; s, a
+ * bit per word, set when the word is not 0; a sentinel bit at position
+ * sent, above every position.  One step of the longest increasing sequence
+ * with position p: the least set bit above p is the least tail above p, or
+ * the sentinel when p is above every tail (an append: the count grows, the
+ * sentinel stays); p, unless it is a tail already, takes the place of that
+ * tail.  Returns 1 for an append, else 0.  Written without a branch on
+ * which of these it is (they come at random on texts that are not copies,
+ * and were mispredicted); only the search past p's word, when no bit above
+ * p is set there, branches (made without a branch, it was no faster).  The
+ * caller keeps the count in a local: held in a struct, it was stored and
+ * reloaded at every step, as the stores into the bitmap might have changed
+ * it.
  */
-static inline void
-tail_bits_step(tail_bits *t, uint64_t p)
+static inline size_t
+tail_bits_step(uint64_t *restrict w, uint64_t *restrict s, uint64_t sent, uint64_t p)
 {
 	size_t		i = (size_t) (p >> 6),
-				j = i;
+				j,
+				k = i >> 6;
 	unsigned	b = (unsigned) (p & 63);
-	uint64_t	word = t->w[i],
+	uint64_t	word = w[i],
 				keep = ((word >> b) & 1) - 1,	/* all ones: p is no tail */
 				above,
-				q;
+				x,
+				q,
+				app;
 
 	word |= (uint64_t) 1 << b;
-	t->w[i] = word;
-	t->s[i >> 6] |= (uint64_t) 1 << (i & 63);
+	w[i] = word;
+	s[k] |= (uint64_t) 1 << (i & 63);
 	above = word & (~(uint64_t) 1 << b);
+	j = i;
 	if (above == 0)
 	{
-		size_t		k = i >> 6;
-		uint64_t	x = t->s[k] & (~(uint64_t) 1 << (i & 63));
-
+		/* the next word that is not 0, from the summary */
+		x = s[k] & (~(uint64_t) 1 << (i & 63));
 		while (x == 0)
-			x = t->s[++k];		/* ends: the sentinel's word is not 0 */
+			x = s[++k];			/* ends: the sentinel's word is not 0 */
 		j = (k << 6) + (size_t) __builtin_ctzll(x);
-		above = t->w[j];
+		above = w[j];
 	}
 	q = ((uint64_t) j << 6) + (uint64_t) __builtin_ctzll(above);
-	t->len += (size_t) (keep & (q == t->sent));
+	app = (uint64_t) (q == sent);
 	/* the tail q gives way to p (not the sentinel; not when p was a tail) */
-	t->w[j] &= ~(above & -above & keep & ((uint64_t) (q == t->sent) - 1));
-	t->s[j >> 6] &= ~((uint64_t) (t->w[j] == 0) << (j & 63));
+	w[j] &= ~(above & -above & keep & (app - 1));
+	s[j >> 6] &= ~((uint64_t) (w[j] == 0) << (j & 63));
+	return (size_t) (keep & app);
 }
 
 /* the table of two sequences (above) in scratch */
@@ -293,20 +292,25 @@ typedef struct order_table
 {
 	uint32_t   *id[2];			/* the entry of each element of a, of b */
 	uint8_t    *cnt[2];			/* an entry's positions kept in a, in b */
-	uint32_t   *pos[2];			/* ... at pos[.][OCC_MAX * entry ..] */
+	uint32_t   *pos[2];			/* ... at pos[.][OCC_MAX * entry ..], the
+								 * last slot first (below) */
+	uint32_t   *steps;			/* room for OCC_MAX (max(na, nb) + 1) */
 	uint64_t   *tail;			/* room for max(na, nb) + 1 values */
 } order_table;
 
 /* scratch: the table's slots (m / 2), the entries' keys (na + nb), the
  * elements' entries ((na + nb) / 2 + 1), the counts ((na + nb) / 4 + 1),
- * the positions (4 (na + nb)), tail (max(na, nb) + 1), in 64-bit words */
+ * the positions (4 (na + nb) + 2: the last entry's are read with the 16
+ * bytes after them), the steps (2 (max(na, nb) + 1)), tail (max(na, nb) +
+ * 1), in 64-bit words */
 static size_t
 order_words(size_t na, size_t nb)
 {
-	size_t		n = na + nb;
+	size_t		n = na + nb,
+				mx = na > nb ? na : nb;
 
-	return table_size(n) / 2 + n + n / 2 + 1 + n / 4 + 1 + OCC_MAX * n +
-		(na > nb ? na : nb) + 1;
+	return table_size(n) / 2 + n + n / 2 + 1 + n / 4 + 1 + OCC_MAX * n + 2 +
+		OCC_MAX * (mx + 1) / 2 + mx + 1;
 }
 
 size_t
@@ -341,7 +345,9 @@ order_build(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 	w += n / 4 + 1;
 	t->pos[0] = (uint32_t *) w;
 	t->pos[1] = t->pos[0] + OCC_MAX * n;
-	w += OCC_MAX * n;
+	w += OCC_MAX * n + 2;
+	t->steps = (uint32_t *) w;
+	w += OCC_MAX * ((na > nb ? na : nb) + 1) / 2;
 	t->tail = w;
 	memset(slot, 0, m * sizeof(uint32_t));
 	for (int s = 0; s < 2; s++)
@@ -368,54 +374,64 @@ order_build(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 			}
 			e--;
 			ids[j] = e;
+			/* from the entry's last slot down: its positions, in
+			 * decreasing order, are its last cnt slots */
 			if (cnt[e] < OCC_MAX)
-				pos[OCC_MAX * e + cnt[e]++] = (uint32_t) j;
+				pos[OCC_MAX * e + OCC_MAX - 1 - cnt[e]++] = (uint32_t) j;
 		}
 	}
 }
 
-/* the longest common subsequence of x = 0 (a) or 1 (b) against the other,
- * through the other's first OCC_MAX occurrences of each key (ny: its length) */
+/*
+ * The longest common subsequence of x = 0 (a) or 1 (b) against the other,
+ * through the other's first OCC_MAX occurrences of each key (ny: its
+ * length).  First the steps, the positions in the other of each element's
+ * key in decreasing order, element after element: an entry's are the last
+ * cnt of its slots, so each element copies all its entry's slots (and
+ * what follows them) and the list moves on by cnt, without a branch on the
+ * count (which is random, and was mispredicted); then the steps alone.
+ */
 static size_t
 order_lis(const order_table *t, int x, size_t nx, size_t ny)
 {
 	const uint32_t *ids = t->id[x];
 	const uint8_t *cnt = t->cnt[1 - x];
 	const uint32_t *pos = t->pos[1 - x];
+	uint32_t   *steps = t->steps,
+			   *end = steps;
 	uint64_t   *tail = t->tail;
 	size_t		len = 0;
 
-	if (ny <= BITS_MAX)
-	{
-		size_t		nw = ny / 64 + 1;	/* positions 0..ny, ny the sentinel */
-		tail_bits	tb = {tail, tail + nw, ny, 0};
-
-		/* nw + (nw + 63) / 64 words: within tail's max(na, nb) + 1 */
-		memset(tail, 0, (nw + (nw + 63) / 64) * sizeof(uint64_t));
-		tb.w[ny >> 6] |= (uint64_t) 1 << (ny & 63);
-		tb.s[(ny >> 6) >> 6] |= (uint64_t) 1 << ((ny >> 6) & 63);
-		for (size_t i = 0; i < nx; i++)
-		{
-			uint32_t	e = ids[i];
-
-			for (int k = cnt[e]; k-- > 0;)
-				tail_bits_step(&tb, pos[OCC_MAX * e + k]);
-		}
-		return tb.len;
-	}
 	for (size_t i = 0; i < nx; i++)
 	{
 		uint32_t	e = ids[i];
+		unsigned	c = cnt[e];
 
-		for (int k = cnt[e]; k-- > 0;)
-		{
-			uint64_t	p = pos[OCC_MAX * e + k];
+		memcpy(end, pos + OCC_MAX * e + OCC_MAX - c, OCC_MAX * sizeof(uint32_t));
+		end += c;
+	}
+	if (ny <= BITS_MAX)
+	{
+		size_t		nw = ny / 64 + 1;	/* positions 0..ny, ny the sentinel */
+		uint64_t   *w = tail,
+				   *s = tail + nw;
 
-			if (len == 0 || tail[len - 1] < p)
-				tail[len++] = p;	/* extends the longest (copies, mostly) */
-			else
-				tail[lower_bound(tail, len, p)] = p;
-		}
+		/* nw + (nw + 63) / 64 words: within tail's max(na, nb) + 1 */
+		memset(tail, 0, (nw + (nw + 63) / 64) * sizeof(uint64_t));
+		w[ny >> 6] |= (uint64_t) 1 << (ny & 63);
+		s[(ny >> 6) >> 6] |= (uint64_t) 1 << ((ny >> 6) & 63);
+		for (const uint32_t *q = steps; q < end; q++)
+			len += tail_bits_step(w, s, ny, *q);
+		return len;
+	}
+	for (const uint32_t *q = steps; q < end; q++)
+	{
+		uint64_t	p = *q;
+
+		if (len == 0 || tail[len - 1] < p)
+			tail[len++] = p;	/* extends the longest (copies, mostly) */
+		else
+			tail[lower_bound(tail, len, p)] = p;
 	}
 	return len;
 }
