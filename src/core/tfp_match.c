@@ -478,14 +478,61 @@ tfp_match_order_both(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 }
 
 /*
- * The longest run: b's values in an open-addressing set of m = 2^k >= 2 nb
- * slots (0 marks an empty slot; a value 0 of b is remembered apart).
+ * The longest run: a Bloom filter of b's values (two bits a value, from a
+ * multiplicative hash: any values, not only hashes), m = 2^k >= 16 nb bits,
+ * and the count of a's values that pass it.  Most values of a text that is
+ * not a copy are not in b, and the filter says so (about one in fifty of
+ * them passes it falsely): when at most RUN_SEARCHES pass, those are looked
+ * up in b, which is sorted, by binary search; otherwise (a copy: most pass)
+ * every value of a is looked up in an open-addressing set of b's values in
+ * 2^k >= 2 nb slots (0 marks an empty slot; a value 0 of b is remembered
+ * apart).  Either gives the same answer; a text that is not a copy so
+ * builds no set (clearing and filling it cost more than its look-ups).
  */
+#define RUN_SEARCHES 32
+
+static size_t
+bloom_bits(size_t nb)
+{
+	size_t		m = 64;
+
+	while (m < 16 * nb)
+		m <<= 1;
+	return m;
+}
+
 size_t
 tfp_match_run_scratch(size_t nb)
 {
-	return table_size(nb);
+	return bloom_bits(nb) / 64 + table_size(nb);
 }
+
+/* whether b[0..n) (sorted as int64, distinct) holds v */
+static inline int
+sorted_has(const uint64_t *b, size_t n, uint64_t v)
+{
+	const int64_t *base = (const int64_t *) b;
+	int64_t		x = (int64_t) v;
+
+	if (n == 0)
+		return 0;
+	while (n > 1)
+	{
+		size_t		half = n / 2;
+
+		base += (size_t) (base[half - 1] < x) * half;
+		n -= half;
+	}
+	return *base == x;
+}
+
+/* the run of the values of a whose membership in b in[i] gives */
+#define RUN_LOOP(in) \
+	for (size_t i = 0; i < na; i++) \
+	{ \
+		cur = (in) ? cur + 1 : 0; \
+		best = cur > best ? cur : best; \
+	}
 
 size_t
 tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
@@ -493,24 +540,51 @@ tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 {
 	size_t		best = 0,
 				cur = 0,
-				m = table_size(nb),
-				mask = m - 1;
-	int			zero = 0;
+				m = bloom_bits(nb),
+				pass = 0,
+				tm = table_size(nb),
+				mask = tm - 1;
+	int			shift = 64 - __builtin_ctzll(m),
+				zero = 0;
+	const uint64_t mul = UINT64_C(0x9E3779B97F4A7C15);
+	uint64_t   *bloom = scratch,
+			   *set = scratch + m / 64;
 
-	memset(scratch, 0, m * sizeof(uint64_t));
+#define BLOOM_HAS(v) \
+	((bloom[((v) * mul) >> shift >> 6] >> ((((v) * mul) >> shift) & 63)) & \
+	 (bloom[(((v) * mul) << 20) >> shift >> 6] >> (((((v) * mul) << 20) >> shift) & 63)) & 1)
+
+	memset(bloom, 0, m / 8);
 	for (size_t j = 0; j < nb; j++)
 	{
-		size_t		h;
+		uint64_t	h = b[j] * mul,
+					h1 = h >> shift,
+					h2 = (h << 20) >> shift;
+
+		bloom[h1 >> 6] |= (uint64_t) 1 << (h1 & 63);
+		bloom[h2 >> 6] |= (uint64_t) 1 << (h2 & 63);
+	}
+	for (size_t i = 0; i < na; i++)
+		pass += (size_t) BLOOM_HAS(a[i]);
+	if (pass <= RUN_SEARCHES)
+	{
+		RUN_LOOP(BLOOM_HAS(a[i]) && sorted_has(b, nb, a[i]));
+		return best;
+	}
+	memset(set, 0, tm * sizeof(uint64_t));
+	for (size_t j = 0; j < nb; j++)
+	{
+		size_t		k;
 
 		if (b[j] == 0)
 		{
 			zero = 1;
 			continue;
 		}
-		h = slot_of(b[j], mask);
-		while (scratch[h] != 0 && scratch[h] != b[j])
-			h = (h + 1) & mask;
-		scratch[h] = b[j];
+		k = slot_of(b[j], mask);
+		while (set[k] != 0 && set[k] != b[j])
+			k = (k + 1) & mask;
+		set[k] = b[j];
 	}
 	for (size_t i = 0; i < na; i++)
 	{
@@ -520,15 +594,16 @@ tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 			in = zero;
 		else
 		{
-			size_t		h = slot_of(a[i], mask);
+			size_t		k = slot_of(a[i], mask);
 
-			while (scratch[h] != 0 && scratch[h] != a[i])
-				h = (h + 1) & mask;
-			in = scratch[h] != 0;
+			while (set[k] != 0 && set[k] != a[i])
+				k = (k + 1) & mask;
+			in = set[k] != 0;
 		}
 		cur = in ? cur + 1 : 0;
-		if (cur > best)
-			best = cur;
+		best = cur > best ? cur : best;
 	}
+#undef BLOOM_HAS
 	return best;
 }
+#undef RUN_LOOP

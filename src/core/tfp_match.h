@@ -203,9 +203,10 @@ extern double tfp_match_order_both(const uint64_t *a, size_t na, const uint64_t 
 
 /*
  * The longest run of consecutive features of the sequence a[0..na) that
- * are all among the values b[0..nb) (a passage of a whose shingles all
- * occur in b); scratch holds tfp_match_run_scratch(nb) values.  O(na + nb),
- * expected.
+ * are all among the values b[0..nb), sorted as int64 and distinct (a
+ * passage of a whose shingles all occur in b); scratch holds
+ * tfp_match_run_scratch(nb) values.  O(na + nb), and a binary search for
+ * each value of a that b may hold.
  */
 extern size_t tfp_match_run_scratch(size_t nb);
 extern size_t tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,

@@ -412,6 +412,44 @@ main(void)
 		check(bad == 0, "ordered overlap = the sort-based computation across the bitmap's limit and with sparse tails (10 sequences)");
 	}
 	{
+		/* long runs: a copied share of 0 to 100% of b in a (few values of a
+		 * in b: binary searches; many: the set), values of every sign */
+		int			bad = 0,
+					few = 0,
+					many = 0;
+		static uint64_t a[2000],
+					b[2000],
+					bs[2000];
+		uint64_t   *sc = malloc(sizeof(uint64_t) * tfp_match_run_scratch(2000));
+
+		for (int t = 0; t < 100; t++)
+		{
+			size_t		na = 1 + rnd(2000),
+						nb = 1 + rnd(2000),
+						ns,
+						shared = 0;
+			uint32_t	share = t % 5 == 0 ? 0 : rnd(t % 2 ? 3 : 101);
+
+			for (size_t i = 0; i < nb; i++)
+				b[i] = ((uint64_t) rnd(1 << 30) << 34) ^ ((uint64_t) rnd(1 << 30) << 4) ^ rnd(16);
+			for (size_t i = 0; i < na; i++)
+			{
+				int			in = rnd(100) < share;
+
+				a[i] = in ? b[rnd((uint32_t) nb)] : ((uint64_t) rnd(1 << 30) << 33) ^ rnd(1 << 30);
+				shared += in;
+			}
+			memcpy(bs, b, sizeof(uint64_t) * nb);
+			ns = tfp_sort_unique_u64(bs, nb, NULL);
+			bad += tfp_match_run(a, na, bs, ns, sc) != run_brute(a, na, b, nb);
+			few += shared <= 16;
+			many += shared > 64;
+		}
+		free(sc);
+		check(bad == 0 && few > 10 && many > 10,
+			  "longest run = brute force on long sequences, few and many values shared (100)");
+	}
+	{
 		/* a value 0 (the empty-slot mark of the run's set) */
 		uint64_t	a0[] = {5, 0, 0, 7, 9},
 					b0[] = {0, 7},
