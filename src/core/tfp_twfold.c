@@ -215,8 +215,27 @@ tfp_twfold(const char *s, size_t len, char *out, void (*tick) (void))
 
 		if (*p < 0x80)
 		{
+			/* a run of ASCII (ends a run of Han letters), copied at once:
+			 * eight bytes at a time, then byte by byte */
+			const unsigned char *q = p + 1;
+
 			flush(&st);
-			*st.out++ = *p++;
+			for (;;)
+			{
+				uint64_t	w;
+
+				if (end - q < 8)
+					break;
+				memcpy(&w, q, 8);
+				if (w & UINT64_C(0x8080808080808080))
+					break;
+				q += 8;
+			}
+			while (q < end && *q < 0x80)
+				q++;
+			memcpy(st.out, p, (size_t) (q - p));
+			st.out += q - p;
+			p = q;
 			continue;
 		}
 		if (tick != NULL && ++count == 65536)
