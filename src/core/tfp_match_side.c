@@ -119,10 +119,12 @@ html_release(void *ctx, void *p)
  * not kept twice.  A text that may have Han letters (wide: a byte of a 3-
  * or 4-byte sequence) has its bigrams and characters read in one pass
  * (tfp_extract_features_dual()), one without its bigrams only (and its
- * characters, were it to have Han features): the sets are those of the
- * sequences, the simhash that of the bigram-kind sequence (as
- * tfp_simhash_text); the shingles those of j[0..jlen) when given (model 2:
- * the text with its lines of Han text run together).
+ * characters, were it to have Han features); one without Han features
+ * has its shingles made from its words (tfp_word_shingles()), not read
+ * again.  The sets are those of the sequences, the simhash that of the
+ * bigram-kind sequence (as tfp_simhash_text); the shingles those of
+ * j[0..jlen) when given (model 2: the text with its lines of Han text run
+ * together).
  */
 static void
 side_features(const char *s, size_t len, const char *j, size_t jlen, int wide,
@@ -133,11 +135,6 @@ side_features(const char *s, size_t len, const char *j, size_t jlen, int wide,
 	tfp_feature_opts o1 = {1, 1, FOLDS};
 	tfp_simhash_acc acc;
 
-	if (j != NULL)
-		m->seq5 = feature_seq(j, jlen, &o5, env, &m->nseq5, NULL);
-	else
-		m->seq5 = feature_seq(s, len, &o5, env, &m->nseq5, NULL);
-	m->s5 = sorted_set(m->seq5, m->nseq5, env, &m->n5);
 	if (wide)
 	{
 		/* bigrams and characters in one pass */
@@ -179,6 +176,18 @@ side_features(const char *s, size_t len, const char *j, size_t jlen, int wide,
 		else
 			m->seq1 = feature_seq(s, len, &o1, env, &m->nseq1, NULL);
 	}
+	if (j != NULL)
+		m->seq5 = feature_seq(j, jlen, &o5, env, &m->nseq5, NULL);
+	else if (m->han2 == 0)
+	{
+		/* no Han feature: the shingles are those of the words, which are
+		 * the bigram-kind sequence (not read again) */
+		m->seq5 = env->alloc(env->arg, MAX2(m->nseq2, 1) * sizeof(uint64_t));
+		m->nseq5 = tfp_word_shingles(m->seq2, m->nseq2, o5.shingle, m->seq5);
+	}
+	else
+		m->seq5 = feature_seq(s, len, &o5, env, &m->nseq5, NULL);
+	m->s5 = sorted_set(m->seq5, m->nseq5, env, &m->n5);
 	m->all2 = m->nseq2;
 	m->s2 = sorted_set(m->seq2, m->nseq2, env, &m->n2);
 	tfp_simhash_init(&acc);

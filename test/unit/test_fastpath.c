@@ -169,6 +169,39 @@ same_dual(const char *s, size_t len, unsigned fold)
 	return same;
 }
 
+/*
+ * A text without Han features: its word 3-shingles (ngram 5, shingle 3, as
+ * textfp_match reads them) are those of its words (shingle 1), made by
+ * tfp_word_shingles() -- what textfp_match does instead of reading the
+ * text again.  1 when they agree or the text has Han features; *words is
+ * set when it had none.
+ */
+static int
+same_word_shingles(const char *s, size_t len, unsigned fold, int *words)
+{
+	static vec	w,
+				sh;
+	tfp_feature_opts o1 = {2, 1, fold},
+				o5 = {5, 3, fold};
+	uint64_t	h1,
+				h5;
+	uint64_t   *made;
+	size_t		n;
+	int			same;
+
+	w.n = sh.n = 0;
+	tfp_extract_features_counted(s, len, &o1, vsink, &w, &h1);
+	*words = h1 == 0;
+	if (h1 != 0)
+		return 1;
+	tfp_extract_features_counted(s, len, &o5, vsink, &sh, &h5);
+	made = malloc((w.n + 1) * sizeof(uint64_t));
+	n = tfp_word_shingles(w.h, w.n, 3, made);
+	same = h5 == 0 && n == sh.n && (n == 0 || memcmp(made, sh.h, n * sizeof(uint64_t)) == 0);
+	free(made);
+	return same;
+}
+
 static uint64_t
 simhash_eager(const char *s, size_t len, const tfp_feature_opts *o, int center)
 {
@@ -192,6 +225,7 @@ main(void)
 	static char text[70000];
 	int			t,
 				ok = 1,
+				nowords = 0,
 				cases = 0,
 				retried = 0;
 	char		what[200];
@@ -245,6 +279,7 @@ main(void)
 	/* bigrams and characters in one pass, on the same kind of texts */
 	ok = 1;
 	cases = 0;
+	nowords = 0;
 	for (t = 0; t < 1500 && ok; t++)
 	{
 		size_t		len = 0;
@@ -254,12 +289,20 @@ main(void)
 			len += piece(text + len);
 		for (unsigned fold = 0; fold < 8 && ok; fold++)
 		{
+			int			words;
+
 			cases++;
 			if (!same_dual(text, len, fold))
 			{
 				ok = 0;
 				snprintf(what, sizeof(what), "one pass: text %d differs (fold %u)", t, fold);
 			}
+			if (!same_word_shingles(text, len, fold, &words))
+			{
+				ok = 0;
+				snprintf(what, sizeof(what), "word shingles: text %d differs (fold %u)", t, fold);
+			}
+			nowords += words;
 		}
 		for (size_t cut = 0; t % 50 == 0 && cut <= len && ok; cut++)
 		{
@@ -273,8 +316,20 @@ main(void)
 	}
 	if (ok)
 		snprintf(what, sizeof(what),
-				 "bigrams and characters in one pass = two passes (%d cases)", cases);
-	check(ok, what);
+				 "bigrams and characters in one pass = two passes, and the word shingles of "
+				 "texts without Han = their words' (%d cases, %d without Han)", cases, nowords);
+	check(ok && nowords > 500, what);
+	/* English text, every prefix */
+	{
+		const char *en = "The city council approved a new budget for public transport on Monday, "
+			"adding twelve bus routes \xe2\x80\x94 and extending the night service until two.";
+		int			words,
+					all = 1;
+
+		for (size_t cut = 0; cut <= strlen(en); cut++)
+			all &= same_word_shingles(en, cut, 7, &words) && words;
+		check(all, "word shingles of an English text = its words' at every length");
+	}
 
 	/* a long han run crossing the tick, and long words, against the general code */
 	{
