@@ -137,6 +137,7 @@ bucket_sort_unique_i64(uint64_t *v, size_t n, uint64_t *tmp, uint64_t flip, int 
 	size_t		nb,
 				i,
 				o = 1;
+	int			big = 0;		/* a bucket of more than 16 */
 
 	while (bits < MAX_BUCKET_BITS && ((size_t) 1 << bits) < n)
 		bits++;
@@ -146,7 +147,10 @@ bucket_sort_unique_i64(uint64_t *v, size_t n, uint64_t *tmp, uint64_t flip, int 
 	for (i = 0; i < n; i++)
 		start[((v[i] ^ flip) >> shift) + 1]++;
 	for (i = 1; i <= nb; i++)
+	{
+		big |= start[i] > 16;
 		start[i] += start[i - 1];
+	}
 	for (i = 0; i < n; i++)
 		tmp[start[(v[i] ^ flip) >> shift]++] = v[i];
 	/*
@@ -157,7 +161,7 @@ bucket_sort_unique_i64(uint64_t *v, size_t n, uint64_t *tmp, uint64_t flip, int 
 	 * copied back.  No branch per bucket on its size: most buckets hold 0,
 	 * 1 or 2 values at random, and such branches were mispredicted.
 	 */
-	for (i = 0; i < nb; i++)
+	for (i = 0; big && i < nb; i++)
 	{
 		size_t		lo = i == 0 ? 0 : start[i - 1],
 					m = start[i] - lo;
