@@ -89,11 +89,18 @@ int			tfp_py_ready = 0;
 
 /*
  * The reading of each BMP code point that has one (tfp_py_info[cp] != 0),
- * as its offset in tfp_pinyin_pool and its length: tfp_pinyin_text()
- * writes it without the two-stage look-up, the fold and strlen() again.
+ * as its syllable's index in tfp_pinyin_off (py_sid, 0: none) with the
+ * code point's INFO_START and INFO_SINGLE, and each syllable's length:
+ * tfp_pinyin_text() writes it without the two-stage look-up, the fold and
+ * strlen() again, and tfp_pinyin_words() reads one table for a character.
  */
-static uint16_t py_read_off[0x10000];
-static uint8_t py_read_len[0x10000];
+#define SID_ID		0x3FFF		/* the syllable: its index in tfp_pinyin_off */
+#define SID_START	0x4000		/* INFO_START */
+#define SID_SINGLE	0x8000		/* INFO_SINGLE */
+#define NSYL		(sizeof(tfp_pinyin_off) / sizeof(tfp_pinyin_off[0]))
+static uint16_t py_sid[0x10000];
+static uint8_t py_syl_len[NSYL];
+static uint16_t py_off_syl[sizeof(tfp_pinyin_pool)];	/* offset -> index */
 
 /*
  * Bloom filter of the pairs (first, second character) of the phrases, on
@@ -215,6 +222,12 @@ build_phrases(void)
 		for (int i = 0; i < n; i++)
 			if (phrases[i].len == 1 && phrases[i].key[0] < 0x10000)
 				single[phrases[i].key[0] >> 3] |= (uint8_t) (1u << (phrases[i].key[0] & 7));
+		memset(py_sid, 0, sizeof(py_sid));
+		for (size_t id = 1; id < NSYL; id++)
+		{
+			py_off_syl[tfp_pinyin_off[id]] = (uint16_t) id;
+			py_syl_len[id] = (uint8_t) strlen(tfp_pinyin_pool + tfp_pinyin_off[id]);
+		}
 		for (uint32_t cp = 0x2E80; cp < 0x10000; cp++)
 		{
 			const char *r = tfp_py_reading_slow(cp);
@@ -223,8 +236,7 @@ build_phrases(void)
 			if (r == NULL)
 				continue;
 			tfp_py_info[cp] = (uint8_t) (r[0] - 'a' + 1);
-			py_read_off[cp] = (uint16_t) (r - tfp_pinyin_pool);
-			py_read_len[cp] = (uint8_t) strlen(r);
+			py_sid[cp] = py_off_syl[r - tfp_pinyin_pool];
 			f = fold_han(cp);
 			if (f < 0x10000 && (first[f >> 3] >> (f & 7)) & 1)
 				tfp_py_info[cp] |= INFO_START;
@@ -243,6 +255,8 @@ build_phrases(void)
 						tfp_py_info[cp] = (uint8_t) ((tfp_py_info[cp] & ~INFO_LETTER) |
 												  (phrases[i].readings[0] - 'a' + 1));
 			}
+			py_sid[cp] |= (uint16_t) (((tfp_py_info[cp] & INFO_START) ? SID_START : 0) |
+									  ((tfp_py_info[cp] & INFO_SINGLE) ? SID_SINGLE : 0));
 		}
 
 		/*
@@ -523,15 +537,17 @@ static inline const char *
 reading(uint32_t cp, size_t *len)
 {
 	const char *r;
+	unsigned	id;
 
 	if (cp < 0x10000)
 	{
 		if (!tfp_py_ready)
 			tfp_py_init();
-		if (tfp_py_info[cp] == 0)
+		id = py_sid[cp] & SID_ID;
+		if (id == 0)
 			return NULL;
-		*len = py_read_len[cp];
-		return tfp_pinyin_pool + py_read_off[cp];
+		*len = py_syl_len[id];
+		return tfp_pinyin_pool + tfp_pinyin_off[id];
 	}
 	r = tfp_py_reading_slow(cp);
 	if (r != NULL)
@@ -874,7 +890,7 @@ tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags, char *out,
 
 /*
  * The words of the pinyin text without the text (tfp_pinyin_words()): the
- * word hash of every syllable of tfp_pinyin_pool (by its offset) and of
+ * word hash of every syllable of tfp_pinyin_pool (by its index, py_sid) and of
  * the syllables of every phrase, each the one feature the extractor gives
  * the syllable alone (shingle 1, the folds of TFP_PY_WORD_FOLDS), taken
  * from the extractor itself when first needed.  py_words_ok is 0 if a
@@ -883,7 +899,7 @@ tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags, char *out,
  */
 #define TFP_PY_WORD_FOLDS (TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN)
 
-static uint64_t py_word[sizeof(tfp_pinyin_pool)];
+static uint64_t py_word[NSYL];	/* by syllable (py_sid) */
 static uint64_t py_phrase_word[MAX_PHRASES][PHRASE_MAXLEN];
 static uint8_t py_phrase_nword[MAX_PHRASES];
 static int	py_words_ready = 0,
@@ -931,7 +947,7 @@ py_words_init(void)
 	{
 		const char *r = tfp_pinyin_pool + tfp_pinyin_off[id];
 
-		py_word[tfp_pinyin_off[id]] = syllable_word(r, strlen(r), &ok);
+		py_word[id] = syllable_word(r, strlen(r), &ok);
 	}
 	for (int i = 0; i < nphrases; i++)
 	{
@@ -1002,7 +1018,7 @@ tfp_pinyin_words(const char *s, size_t len, uint64_t *out)
 		const char *r;
 		uint32_t	f[TFP_FOLD_MAX];
 		int			nf;
-		unsigned	info;
+		unsigned	sid;
 
 		/* a well-formed 3-byte sequence (all BMP Han) decoded here, as
 		 * tfp_py_utf8_next() would */
@@ -1019,7 +1035,7 @@ tfp_pinyin_words(const char *s, size_t len, uint64_t *out)
 			if (tfp_pinyin_tick)
 				tfp_pinyin_tick();
 		}
-		if (cp < 0x10000 && (info = tfp_py_info[cp]) != 0)
+		if (cp < 0x10000 && (sid = py_sid[cp]) != 0)
 		{
 			const uint8_t *after;
 			const py_phrase *ph;
@@ -1034,8 +1050,8 @@ tfp_pinyin_words(const char *s, size_t len, uint64_t *out)
 			if (state == 2)
 				out[n++] = tfp_word_hash(wb, wl);
 			state = 1;
-			if (TFP_UNLIKELY(info & INFO_START) &&
-				((info & INFO_SINGLE) || !next_3byte(p, end) ||
+			if (TFP_UNLIKELY(sid & SID_START) &&
+				((sid & SID_SINGLE) || !next_3byte(p, end) ||
 				 ((tfp_py_info[cp3(p)] & INFO_CONT) && pair_maybe(cp, cp3(p)))) &&
 				(ph = phrase_match(cp, p, end, &after)) != NULL)
 			{
@@ -1046,7 +1062,7 @@ tfp_pinyin_words(const char *s, size_t len, uint64_t *out)
 				p = after;
 			}
 			else
-				out[n++] = py_word[py_read_off[cp]];
+				out[n++] = py_word[sid & SID_ID];
 			continue;
 		}
 		r = cp < 0x10000 ? NULL : reading(cp, &rlen);
@@ -1058,7 +1074,7 @@ tfp_pinyin_words(const char *s, size_t len, uint64_t *out)
 			state = 1;
 			if (r < tfp_pinyin_pool || r >= tfp_pinyin_pool + sizeof(tfp_pinyin_pool))
 				return SIZE_MAX;	/* (every reading is in the pool) */
-			out[n++] = py_word[r - tfp_pinyin_pool];
+			out[n++] = py_word[py_off_syl[r - tfp_pinyin_pool]];
 			continue;
 		}
 		nf = tfp_cp_fold_inline(cp, TFP_FOLD_WIDTH | TFP_FOLD_CASE, f);
