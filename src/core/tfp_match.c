@@ -491,14 +491,31 @@ tfp_match_order_both(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
  */
 #define RUN_SEARCHES 32
 
+/* the filter's bits: 8 table_size(nb), the least 2^k >= 16 nb from 64 */
 static size_t
 bloom_bits(size_t nb)
 {
-	size_t		m = 64;
+	return 8 * table_size(nb);
+}
 
-	while (m < 16 * nb)
-		m <<= 1;
-	return m;
+/* the two bits of the filter of m = 2^(64 - shift) bits for v */
+static inline void
+bloom_pos(uint64_t v, int shift, uint64_t *h1, uint64_t *h2)
+{
+	uint64_t	h = v * UINT64_C(0x9E3779B97F4A7C15);
+
+	*h1 = h >> shift;
+	*h2 = (h << 20) >> shift;
+}
+
+static inline int
+bloom_has(const uint64_t *bloom, int shift, uint64_t v)
+{
+	uint64_t	h1,
+				h2;
+
+	bloom_pos(v, shift, &h1, &h2);
+	return (int) ((bloom[h1 >> 6] >> (h1 & 63)) & (bloom[h2 >> 6] >> (h2 & 63)) & 1);
 }
 
 size_t
@@ -526,14 +543,6 @@ sorted_has(const uint64_t *b, size_t n, uint64_t v)
 	return *base == x;
 }
 
-/* the run of the values of a whose membership in b in[i] gives */
-#define RUN_LOOP(in) \
-	for (size_t i = 0; i < na; i++) \
-	{ \
-		cur = (in) ? cur + 1 : 0; \
-		best = cur > best ? cur : best; \
-	}
-
 size_t
 tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 			  uint64_t *scratch)
@@ -546,29 +555,28 @@ tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 				mask = tm - 1;
 	int			shift = 64 - __builtin_ctzll(m),
 				zero = 0;
-	const uint64_t mul = UINT64_C(0x9E3779B97F4A7C15);
 	uint64_t   *bloom = scratch,
 			   *set = scratch + m / 64;
-
-#define BLOOM_HAS(v) \
-	((bloom[((v) * mul) >> shift >> 6] >> ((((v) * mul) >> shift) & 63)) & \
-	 (bloom[(((v) * mul) << 20) >> shift >> 6] >> (((((v) * mul) << 20) >> shift) & 63)) & 1)
 
 	memset(bloom, 0, m / 8);
 	for (size_t j = 0; j < nb; j++)
 	{
-		uint64_t	h = b[j] * mul,
-					h1 = h >> shift,
-					h2 = (h << 20) >> shift;
+		uint64_t	h1,
+					h2;
 
+		bloom_pos(b[j], shift, &h1, &h2);
 		bloom[h1 >> 6] |= (uint64_t) 1 << (h1 & 63);
 		bloom[h2 >> 6] |= (uint64_t) 1 << (h2 & 63);
 	}
 	for (size_t i = 0; i < na; i++)
-		pass += (size_t) BLOOM_HAS(a[i]);
+		pass += (size_t) bloom_has(bloom, shift, a[i]);
 	if (pass <= RUN_SEARCHES)
 	{
-		RUN_LOOP(BLOOM_HAS(a[i]) && sorted_has(b, nb, a[i]));
+		for (size_t i = 0; i < na; i++)
+		{
+			cur = bloom_has(bloom, shift, a[i]) && sorted_has(b, nb, a[i]) ? cur + 1 : 0;
+			best = cur > best ? cur : best;
+		}
 		return best;
 	}
 	memset(set, 0, tm * sizeof(uint64_t));
@@ -603,7 +611,5 @@ tfp_match_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 		cur = in ? cur + 1 : 0;
 		best = cur > best ? cur : best;
 	}
-#undef BLOOM_HAS
 	return best;
 }
-#undef RUN_LOOP

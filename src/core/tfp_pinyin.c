@@ -401,6 +401,44 @@ cp3(const uint8_t *p)
 	return ((uint32_t) (p[0] & 0x0F) << 12) | ((uint32_t) (p[1] & 0x3F) << 6) | (p[2] & 0x3F);
 }
 
+/* whether p starts a well-formed 3-byte sequence (tfp_py_utf8_next()
+ * gives its code point, cp3(p)) */
+static inline int
+next_3byte(const uint8_t *p, const uint8_t *end)
+{
+	return end - p >= 3 && (p[0] & 0xF0) == 0xE0 &&
+		(p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
+		(p[0] != 0xE0 || p[1] >= 0xA0) && (p[0] != 0xED || p[1] < 0xA0);
+}
+
+/* the code point at *pp, as tfp_py_utf8_next() gives it, a well-formed
+ * 3-byte sequence (all BMP Han) decoded in line; *pp moves past it */
+static inline uint32_t
+next_cp(const uint8_t **pp, const uint8_t *end)
+{
+	uint32_t	cp;
+
+	if (next_3byte(*pp, end))
+	{
+		cp = cp3(*pp);
+		*pp += 3;
+		return cp;
+	}
+	return tfp_py_utf8_next(pp, end);
+}
+
+/* the length of the first syllable of the space-separated readings at *q;
+ * *q moves to the next one, or to NULL after the last */
+static inline size_t
+next_syllable(const char **q)
+{
+	const char *sp = strchr(*q, ' ');
+	size_t		l = sp ? (size_t) (sp - *q) : strlen(*q);
+
+	*q = sp ? sp + 1 : NULL;
+	return l;
+}
+
 /* fold of the phrase character at p, 0 if there is none there */
 static inline uint32_t
 phrase_char_at(const uint8_t *p, const uint8_t *end)
@@ -690,17 +728,7 @@ tfp_pinyin_letters(const char *s, size_t len, char *out)
 			goto have_info;
 		}
 #endif
-		/* fast path: a well-formed 3-byte sequence (all BMP Han) */
-		if ((p[0] & 0xF0) == 0xE0 && end - p >= 3 &&
-			(p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
-			(p[0] != 0xE0 || p[1] >= 0xA0) && (p[0] != 0xED || p[1] < 0xA0))
-		{
-			cp = ((uint32_t) (p[0] & 0x0F) << 12) |
-				((uint32_t) (p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-			p += 3;
-		}
-		else
-			cp = tfp_py_utf8_next(&p, end);
+		cp = next_cp(&p, end);
 		if (cp < 0x10000)
 		{
 			info = tfp_py_info[cp];
@@ -837,17 +865,12 @@ tfp_pinyin_text_bounded(const char *s, size_t len, unsigned flags, char *out,
 			if (may_start_phrase(cp) &&
 				(ph = phrase_match(cp, p, end, &after)) != NULL)
 			{
-				const char *q = ph->readings;
-
-				for (;;)
+				for (const char *q = ph->readings; q != NULL;)
 				{
-					const char *sp = strchr(q, ' ');
-					size_t		l = sp ? (size_t) (sp - q) : strlen(q);
+					const char *syl = q;
+					size_t		l = next_syllable(&q);
 
-					put_syllable(&w, q, l, flags);
-					if (!sp)
-						break;
-					q = sp + 1;
+					put_syllable(&w, syl, l, flags);
 				}
 				p = after;
 			}
@@ -943,46 +966,28 @@ py_words_init(void)
 
 	if (!tfp_py_ready)
 		tfp_py_init();
-	for (size_t id = 1; id < sizeof(tfp_pinyin_off) / sizeof(tfp_pinyin_off[0]); id++)
-	{
-		const char *r = tfp_pinyin_pool + tfp_pinyin_off[id];
-
-		py_word[id] = syllable_word(r, strlen(r), &ok);
-	}
+	for (size_t id = 1; id < NSYL; id++)
+		py_word[id] = syllable_word(tfp_pinyin_pool + tfp_pinyin_off[id], py_syl_len[id], &ok);
 	for (int i = 0; i < nphrases; i++)
 	{
-		const char *q = phrases[i].readings;
 		int			k = 0;
 
-		for (;;)
+		for (const char *q = phrases[i].readings; q != NULL; k++)
 		{
-			const char *sp = strchr(q, ' ');
-			size_t		l = sp ? (size_t) (sp - q) : strlen(q);
+			const char *syl = q;
+			size_t		l = next_syllable(&q);
 
 			if (k == PHRASE_MAXLEN)
 			{
 				ok = 0;
 				break;
 			}
-			py_phrase_word[i][k++] = syllable_word(q, l, &ok);
-			if (!sp)
-				break;
-			q = sp + 1;
+			py_phrase_word[i][k] = syllable_word(syl, l, &ok);
 		}
 		py_phrase_nword[i] = (uint8_t) k;
 	}
 	py_words_ok = ok;
 	py_words_ready = 1;
-}
-
-/* whether p starts a well-formed 3-byte sequence (tfp_py_utf8_next()
- * gives its code point, cp3(p)) */
-static inline int
-next_3byte(const uint8_t *p, const uint8_t *end)
-{
-	return end - p >= 3 && (p[0] & 0xF0) == 0xE0 &&
-		(p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
-		(p[0] != 0xE0 || p[1] >= 0xA0) && (p[0] != 0xED || p[1] < 0xA0);
 }
 
 /* the longest ASCII word tfp_pinyin_words() hashes itself */
@@ -1020,15 +1025,7 @@ tfp_pinyin_words(const char *s, size_t len, uint64_t *out)
 		int			nf;
 		unsigned	sid;
 
-		/* a well-formed 3-byte sequence (all BMP Han) decoded here, as
-		 * tfp_py_utf8_next() would */
-		if (next_3byte(p, end))
-		{
-			cp = cp3(p);
-			p += 3;
-		}
-		else
-			cp = tfp_py_utf8_next(&p, end);
+		cp = next_cp(&p, end);
 		if (++tick == TFP_PY_TICK)
 		{
 			tick = 0;

@@ -19,6 +19,7 @@
 
 #include "tfp_core.h"
 #include "tfp_unicode.h"
+#include "../unit/hash_vec.h"
 
 typedef struct
 {
@@ -47,23 +48,6 @@ sink_batch(void *arg, const uint64_t *h, size_t n)
 	c->n += n;
 }
 
-/* features kept in order */
-typedef struct
-{
-	uint64_t   *h;
-	size_t		n;
-} fvec;
-
-static void
-fvec_sink(void *arg, const uint64_t *h, size_t n)
-{
-	fvec	   *v = arg;
-
-	v->h = realloc(v->h, (v->n + n + 1) * sizeof(uint64_t));
-	memcpy(v->h + v->n, h, n * sizeof(uint64_t));
-	v->n += n;
-}
-
 /* tfp_extract_features_dual() of s[0..len) (bigrams, words; characters,
  * words) against two passes, with the folds fold */
 static int
@@ -71,19 +55,19 @@ dual_differs(const char *s, size_t len, unsigned fold)
 {
 	tfp_feature_opts o2 = {2, 1, fold},
 				o1 = {1, 1, fold};
-	fvec		r2 = {NULL, 0},
-				r1 = {NULL, 0},
-				d2 = {NULL, 0},
-				d1 = {NULL, 0};
+	vec			r2 = {NULL, 0, 0},
+				r1 = {NULL, 0, 0},
+				d2 = {NULL, 0, 0},
+				d1 = {NULL, 0, 0};
 	uint64_t	h2,
 				h1,
 				hd,
 				lead;
 	int			differs;
 
-	tfp_extract_features_counted(s, len, &o2, fvec_sink, &r2, &h2);
-	tfp_extract_features_counted(s, len, &o1, fvec_sink, &r1, &h1);
-	tfp_extract_features_dual(s, len, &o2, fvec_sink, &d2, fvec_sink, &d1, &hd, &lead);
+	tfp_extract_features_counted(s, len, &o2, vsink, &r2, &h2);
+	tfp_extract_features_counted(s, len, &o1, vsink, &r1, &h1);
+	tfp_extract_features_dual(s, len, &o2, vsink, &d2, vsink, &d1, &hd, &lead);
 	differs = hd != h2 || d2.n != r2.n || (r2.n && memcmp(d2.h, r2.h, r2.n * 8) != 0) ||
 		lead > d2.n || lead + d1.n != r1.n ||
 		(lead && memcmp(r1.h, d2.h, lead * 8) != 0) ||

@@ -25,28 +25,13 @@
 #include "tfp_core.h"
 #include "tfp_cpu.h"
 #include "tfp_pinyin.h"
+#include "../unit/hash_vec.h"
 
 #ifndef FUZZ_FAIL
 #define FUZZ_FAIL() abort()	/* a broken invariant: a crash for libFuzzer */
 #endif
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-typedef struct fz_vec
-{
-	uint64_t   *h;
-	size_t		n;
-} fz_vec;
-
-static void
-fz_sink(void *arg, const uint64_t *h, size_t n)
-{
-	fz_vec	   *v = arg;
-
-	v->h = realloc(v->h, (v->n + n + 1) * sizeof(uint64_t));
-	memcpy(v->h + v->n, h, n * sizeof(uint64_t));
-	v->n += n;
-}
 
 /* the words of the pinyin text (tfp_pinyin_words) give the features the
  * extractor gives the written text, 3-word shingles, textfp_match's folds */
@@ -59,7 +44,7 @@ check_words(const char *s, size_t len)
 				m;
 	char	   *py;
 	tfp_feature_opts o = {5, 3, TFP_FOLD_CASE | TFP_FOLD_WIDTH | TFP_FOLD_HAN};
-	fz_vec		v = {NULL, 0};
+	vec			v = {NULL, 0, 0};
 
 	if (nw == SIZE_MAX)
 	{
@@ -72,7 +57,7 @@ check_words(const char *s, size_t len)
 	n = tfp_pinyin_text(s, len, 0, NULL);
 	py = malloc(n + 1);
 	tfp_pinyin_text(s, len, 0, py);
-	tfp_extract_features(py, n, &o, fz_sink, &v);
+	tfp_extract_features(py, n, &o, vsink, &v);
 	if (v.n != m || (m > 0 && memcmp(v.h, w, m * sizeof(uint64_t)) != 0))
 		FUZZ_FAIL();
 	free(v.h);
