@@ -130,7 +130,7 @@ same_features(const char *s, size_t len, const tfp_feature_opts *o)
  * fast paths and without, against two passes of the general code: the
  * bigram stream, the Han count, and the characters' stream as the words
  * before the first Han unit (the first lead of the bigram stream) and the
- * second stream.
+ * second stream; with other options than bigrams and words, two passes.
  */
 static int
 same_dual(const char *s, size_t len, unsigned fold)
@@ -163,6 +163,19 @@ same_dual(const char *s, size_t len, unsigned fold)
 			lead <= d2.n && lead + d1.n == r1.n &&
 			(lead == 0 || memcmp(r1.h, d2.h, lead * sizeof(uint64_t)) == 0) &&
 			(d1.n == 0 || memcmp(r1.h + lead, d1.h, d1.n * sizeof(uint64_t)) == 0);
+	}
+	/* other options: two passes, the whole character stream to sink1 */
+	{
+		tfp_feature_opts o5 = {5, 3, fold};
+		static vec	r5;
+
+		r5.n = 0;
+		tfp_extract_features_counted(t, len, &o5, vsink, &r5, &h2);
+		d2.n = d1.n = 0;
+		tfp_extract_features_dual(t, len, &o5, vsink, &d2, vsink, &d1, &hd, &lead);
+		same = same && hd == h2 && lead == 0 && d2.n == r5.n && d1.n == r1.n &&
+			(r5.n == 0 || memcmp(d2.h, r5.h, r5.n * sizeof(uint64_t)) == 0) &&
+			(r1.n == 0 || memcmp(d1.h, r1.h, r1.n * sizeof(uint64_t)) == 0);
 	}
 	tfp_extract_fastpath = 1;
 	free(t);
