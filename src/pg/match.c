@@ -14,6 +14,7 @@
 #include "utils/memutils.h"
 
 #include "textfp.h"
+#include "tfp_arena.h"
 #include "tfp_match_side.h"
 
 /* the core's memory: a memory context (arg; NULL: the current one);
@@ -69,21 +70,45 @@ side_text(text *t, int html_mode, tfp_match_side *m)
 	side_read(s, len, html_mode, &match_env, m);
 }
 
+/* an arena's blocks: memory of the call site's context (owner) */
+static void *
+block_alloc(void *owner, size_t size)
+{
+	return MemoryContextAllocExtended((MemoryContext) owner, size, MCXT_ALLOC_HUGE);
+}
+
+static void
+block_free(void *owner, void *p)
+{
+	pfree(p);
+}
+
 /*
- * The side of an argument kept from one call of textfp_match to the next
- * (fn_extra): a text met by many others, as $1 in
+ * What a call site of textfp_match keeps from one call to the next
+ * (fn_extra, in fn_mcxt): the side of each argument, and the arena of the
+ * pairs' memory.
+ *
+ * A side (slots[]): a text met by many others, as $1 in
  * LATERAL textfp_match($1, c.body), is read, folded, split into lines and
  * given its full-text and pinyin features once (tfp_match_eval keeps them
- * in the side, in the slot's memory context), the same answers as fresh
- * sides.  The slot is valid only between two whole evaluations: an error
- * in the middle of one leaves it invalid.  Texts of more than
- * SIDE_CACHE_MAX bytes are not kept (their copy would double their memory).
+ * in the side, in the slot's arena), the same answers as fresh sides.  The
+ * slot is valid only between two whole evaluations: an error in the middle
+ * of one leaves it invalid.  Texts of more than SIDE_CACHE_MAX bytes are
+ * not kept (their copy would double their memory).
+ *
+ * The memory of a side and of a pair comes from arenas (tfp_arena.h) that
+ * keep their blocks from one call to the next: a pair's buffers, freed
+ * when it is done, had the kernel map and zero their pages again for the
+ * next pair (palloc hands chunks above 8 kB to malloc, and malloc gives
+ * its large chunks back), a third of the time of a pair of 2 kB texts.
+ * The pairs' arena is reset before and after each evaluation, a side's
+ * when its text changes; after an error, the next call resets them.
  */
 #define SIDE_CACHE_MAX (1024 * 1024)
 
 typedef struct side_slot
 {
-	MemoryContext cxt;
+	tfp_arena	arena;
 	tfp_match_env env;
 	bool		valid;
 	int			html;
@@ -92,12 +117,44 @@ typedef struct side_slot
 	tfp_match_side side;
 } side_slot;
 
-static side_slot *
-cached_side(FunctionCallInfo fcinfo, int argno, int html_mode, tfp_match_side *fresh,
-			tfp_match_side **side)
+typedef struct match_site
 {
-	side_slot  *slots = (side_slot *) fcinfo->flinfo->fn_extra,
-			   *slot;
+	side_slot	slots[2];
+	tfp_arena	pair;
+	tfp_match_env pair_env;
+} match_site;
+
+static match_site *
+site_of(FunctionCallInfo fcinfo)
+{
+	match_site *site = (match_site *) fcinfo->flinfo->fn_extra;
+	MemoryContext cxt = fcinfo->flinfo->fn_mcxt;
+
+	if (site == NULL)
+	{
+		site = MemoryContextAllocZero(cxt, sizeof(match_site));
+		for (int i = 0; i < 2; i++)
+		{
+			tfp_arena_init(&site->slots[i].arena, block_alloc, block_free, cxt);
+			site->slots[i].env = match_env;
+			site->slots[i].env.alloc = tfp_arena_alloc;
+			site->slots[i].env.realloc = tfp_arena_realloc;
+			site->slots[i].env.free = tfp_arena_free;
+			site->slots[i].env.arg = &site->slots[i].arena;
+		}
+		tfp_arena_init(&site->pair, block_alloc, block_free, cxt);
+		site->pair_env = site->slots[0].env;
+		site->pair_env.arg = &site->pair;
+		fcinfo->flinfo->fn_extra = site;
+	}
+	return site;
+}
+
+static side_slot *
+cached_side(FunctionCallInfo fcinfo, match_site *site, int argno, int html_mode,
+			tfp_match_side *fresh, tfp_match_side **side)
+{
+	side_slot  *slot;
 	size_t		len;
 	const char *s = textfp_text_utf8(PG_GETARG_TEXT_PP(argno), &len);
 
@@ -107,19 +164,7 @@ cached_side(FunctionCallInfo fcinfo, int argno, int html_mode, tfp_match_side *f
 		*side = fresh;
 		return NULL;
 	}
-	if (slots == NULL)
-	{
-		slots = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, 2 * sizeof(side_slot));
-		for (int i = 0; i < 2; i++)
-		{
-			slots[i].cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "textfp_match side",
-												 ALLOCSET_DEFAULT_SIZES);
-			slots[i].env = match_env;
-			slots[i].env.arg = slots[i].cxt;
-		}
-		fcinfo->flinfo->fn_extra = slots;
-	}
-	slot = &slots[argno];
+	slot = &site->slots[argno];
 	*side = &slot->side;
 	if (slot->valid && slot->html == html_mode && slot->len == len &&
 		memcmp(slot->bytes, s, len) == 0)
@@ -128,8 +173,8 @@ cached_side(FunctionCallInfo fcinfo, int argno, int html_mode, tfp_match_side *f
 		return slot;
 	}
 	slot->valid = false;
-	MemoryContextReset(slot->cxt);
-	slot->bytes = MemoryContextAllocExtended(slot->cxt, len + 1, MCXT_ALLOC_HUGE);
+	tfp_arena_reset(&slot->arena);
+	slot->bytes = tfp_arena_alloc(&slot->arena, len + 1);
 	memcpy(slot->bytes, s, len);
 	slot->len = len;
 	slot->html = html_mode;
@@ -175,6 +220,7 @@ textfp_match(PG_FUNCTION_ARGS)
 				b,
 			   *pa,
 			   *pb;
+	match_site *site;
 	side_slot  *sa,
 			   *sb;
 	tfp_match_result r;
@@ -193,9 +239,12 @@ textfp_match(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("textfp_match must be called in a context that accepts a record")));
-	sa = cached_side(fcinfo, 0, mode, &a, &pa);
-	sb = cached_side(fcinfo, 1, mode, &b, &pb);
-	tfp_match_eval(pa, pb, model, &match_env, &r);
+	site = site_of(fcinfo);
+	sa = cached_side(fcinfo, site, 0, mode, &a, &pa);
+	sb = cached_side(fcinfo, site, 1, mode, &b, &pb);
+	tfp_arena_reset(&site->pair);
+	tfp_match_eval(pa, pb, model, &site->pair_env, &r);
+	tfp_arena_reset(&site->pair);
 	if (sa)
 		sa->valid = true;
 	if (sb)
