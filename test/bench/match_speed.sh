@@ -11,6 +11,9 @@
 #              and a footer of 10 lines: model 2 also measures the middles)
 #   copies     a document against itself with a header line added
 #
+# then the same pairs of model 3 and md5 as statements of their own (as an
+# application sends them; the wall clock, the median of 3), in a new session.
+#
 #   test/bench/match_speed.sh [N]        (N documents, default 2000)
 #
 # On a loaded machine even the CPU time varies by 20-30% from round to
@@ -75,4 +78,29 @@ SELECT m.what, CASE m.model WHEN 0 THEN 'md5 (both texts)' ELSE 'model ' || m.mo
 FROM med m JOIN med x ON x.what = m.what AND x.model = 0
 ORDER BY m.what, m.model;
 SQL
+# The same pairs as statements of their own, as an application sends them
+# (the rounds above run inside one DO block): model 3 and md5, 3 rounds in
+# one new session, the median wall-clock time per statement.
+{
+  echo 'SET max_parallel_workers_per_gather = 0;'
+  echo 'CREATE TEMP TABLE stmt (what text, fn text, ms float8, n int);'
+  for r in 1 2 3; do
+    for w in plain templated copies one; do
+      echo "SELECT clock_timestamp() AS t0 \\gset"
+      echo "SELECT count(*) AS k FROM (SELECT a, b FROM pairs WHERE what = '$w' OFFSET 0) p WHERE (textfp_match(p.a, p.b)).verdict IS NOT NULL \\gset"
+      echo "INSERT INTO stmt SELECT '$w', 'model 3', extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000, :k;"
+      echo "SELECT clock_timestamp() AS t0 \\gset"
+      echo "SELECT count(*) AS k FROM (SELECT a, b FROM pairs WHERE what = '$w' OFFSET 0) p WHERE md5(p.a) IS NOT NULL AND md5(p.b) IS NOT NULL \\gset"
+      echo "INSERT INTO stmt SELECT '$w', 'md5 (both texts)', extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000, :k;"
+    done
+  done
+  echo '\pset footer off'
+  echo "WITH m AS (SELECT what, fn, max(n) AS n,
+                  percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM stmt GROUP BY what, fn)
+SELECT a.what, a.fn AS \"function (a statement each)\", a.n AS pairs,
+       round((a.n / (a.ms / 1000))::numeric) AS pairs_per_second,
+       round((a.ms / NULLIF(x.ms, 0))::numeric, 1) AS vs_md5
+FROM m a JOIN m x ON x.what = a.what AND x.fn = 'md5 (both texts)'
+ORDER BY a.what, a.fn DESC;"
+} | tfp_psql -f -
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
