@@ -287,6 +287,75 @@ tail_bits_step(uint64_t *restrict w, uint64_t *restrict s, uint64_t sent, uint64
 	return (size_t) (keep & app);
 }
 
+/*
+ * The steps q[0..end) on the bitmap with the highest tail kept in a local
+ * (top): a position above it is an append, made without the search for
+ * the least tail above it.  What a copy's steps mostly are: its
+ * increasing subsequence grows along the diagonal, and the search past p's
+ * word for the sentinel is its costliest part.  On texts that are not
+ * copies appends are few and the branch on p > top goes either way at
+ * random, so order_lis() takes this path for a chunk of PROBE_STEPS steps
+ * only when a quarter or more of the chunk before appended.  Both paths make the same changes
+ * to the same bitmap (an append sets p's bit; any other step is
+ * tail_bits_step()'s, and top follows the tail it replaces): the same
+ * length.  Returns the appends.
+ */
+#define PROBE_STEPS 256
+
+static size_t
+tail_bits_run_top(uint64_t *restrict w, uint64_t *restrict s, uint64_t sent,
+				  const uint32_t *q, const uint32_t *end)
+{
+	size_t		app = 0,
+				i = (size_t) (sent >> 6);
+	uint64_t	below = w[i] & (((uint64_t) 1 << (sent & 63)) - 1);
+	int64_t		top = -1;
+
+	/* the highest tail: below the sentinel, in its word or an earlier one */
+	while (below == 0 && i > 0)
+		below = w[--i];
+	if (below != 0)
+		top = (int64_t) ((i << 6) + 63 - (size_t) __builtin_clzll(below));
+	for (; q < end; q++)
+	{
+		uint64_t	p = *q;
+
+		if ((int64_t) p > top)
+		{
+			w[p >> 6] |= (uint64_t) 1 << (p & 63);
+			s[p >> 12] |= (uint64_t) 1 << ((p >> 6) & 63);
+			top = (int64_t) p;
+			app++;
+		}
+		else if (!((w[p >> 6] >> (p & 63)) & 1))
+		{
+			/* p < top is no tail: it replaces the least tail above it,
+			 * which is top itself when no other lies between */
+			size_t		j = (size_t) (p >> 6);
+			uint64_t	above = w[j] & (~(uint64_t) 1 << (p & 63)),
+						t;
+
+			w[j] |= (uint64_t) 1 << (p & 63);
+			s[j >> 6] |= (uint64_t) 1 << (j & 63);
+			if (above == 0)
+			{
+				size_t		k = j >> 6;
+				uint64_t	x = s[k] & (~(uint64_t) 1 << (j & 63));
+
+				while (x == 0)
+					x = s[++k];
+				j = (k << 6) + (size_t) __builtin_ctzll(x);
+				above = w[j];
+			}
+			t = ((uint64_t) j << 6) + (uint64_t) __builtin_ctzll(above);
+			w[j] &= above - 1;	/* clears t, the lowest bit of above */
+			s[j >> 6] &= ~((uint64_t) (w[j] == 0) << (j & 63));
+			top = (int64_t) t == top ? (int64_t) p : top;
+		}
+	}
+	return app;
+}
+
 /* the table of two sequences (above) in scratch */
 typedef struct order_table
 {
@@ -415,13 +484,30 @@ order_lis(const order_table *t, int x, size_t nx, size_t ny)
 		size_t		nw = ny / 64 + 1;	/* positions 0..ny, ny the sentinel */
 		uint64_t   *w = tail,
 				   *s = tail + nw;
+		const uint32_t *q = steps,
+				   *probe;
+		size_t		last = 0;	/* the appends of the last chunk */
 
 		/* nw + (nw + 63) / 64 words: within tail's max(na, nb) + 1 */
 		memset(tail, 0, (nw + (nw + 63) / 64) * sizeof(uint64_t));
 		w[ny >> 6] |= (uint64_t) 1 << (ny & 63);
 		s[(ny >> 6) >> 6] |= (uint64_t) 1 << ((ny >> 6) & 63);
-		for (const uint32_t *q = steps; q < end; q++)
-			len += tail_bits_step(w, s, ny, *q);
+		/* chunks of PROBE_STEPS, each on the path the last one's appends
+		 * choose (tail_bits_run_top()) */
+		while (q < end)
+		{
+			size_t		app = 0;
+
+			probe = q + (end - q < PROBE_STEPS ? end - q : PROBE_STEPS);
+			if (4 * last > PROBE_STEPS)
+				app = tail_bits_run_top(w, s, ny, q, probe);
+			else
+				for (const uint32_t *r = q; r < probe; r++)
+					app += tail_bits_step(w, s, ny, *r);
+			len += app;
+			last = app;
+			q = probe;
+		}
 		return len;
 	}
 	for (const uint32_t *q = steps; q < end; q++)

@@ -9,7 +9,9 @@
  * DOCS.TSV: tools/make_bench_docs.py's output; LANG zh or en; KIND plain
  * (document i against document i + 1 of the language: different texts),
  * copies (document i against itself with its paragraphs in the reverse
- * order and a line added at the top) or many (document 1 against all the
+ * order and a line added at the top), reposts (document i against itself
+ * with a line added at the top, as test/bench/match_speed.sh's copies) or
+ * many (document 1 against all the
  * others: one side kept, as for the candidates of one text).  Each pair is
  * read afresh (both sides) in every round, except the kept side of many.
  */
@@ -82,6 +84,20 @@ unescape(const char *body)
 	return d;
 }
 
+/* a document with a line on top (match_speed.sh's copies) */
+static doc
+repost(doc a)
+{
+	doc			d;
+	const char *top = "Reposted from our friends.\n";
+
+	d.len = strlen(top) + a.len;
+	d.s = malloc(d.len + 1);
+	memcpy(d.s, top, strlen(top));
+	memcpy(d.s + strlen(top), a.s, a.len + 1);
+	return d;
+}
+
 /* the copy of a document: a line on top, its paragraphs in reverse order */
 static doc
 reorder(doc a)
@@ -151,7 +167,7 @@ main(int argc, char **argv)
 
 	if (argc != 6 || !(fp = fopen(argv[1], "r")))
 	{
-		fprintf(stderr, "usage: match_micro DOCS.TSV zh|en ROUNDS MODEL plain|copies|many\n");
+		fprintf(stderr, "usage: match_micro DOCS.TSV zh|en ROUNDS MODEL plain|copies|reposts|many\n");
 		return 2;
 	}
 	lang = argv[2];
@@ -205,7 +221,8 @@ main(int argc, char **argv)
 			tfp_match_side a,
 						b;
 			tfp_match_result r;
-			doc			db = strcmp(kind, "copies") == 0 ? reorder(docs[i]) : docs[i + 1];
+			doc			db = strcmp(kind, "copies") == 0 ? reorder(docs[i]) :
+				strcmp(kind, "reposts") == 0 ? repost(docs[i]) : docs[i + 1];
 
 			tfp_match_side_read(docs[i].s, docs[i].len, TFP_MATCH_HTML_AUTO, &env, &a);
 			tfp_match_side_read(db.s, db.len, TFP_MATCH_HTML_AUTO, &env, &b);

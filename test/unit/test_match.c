@@ -377,6 +377,55 @@ main(void)
 	}
 	{
 		/*
+		 * Copies with edits (the path of order_lis() for steps that mostly
+		 * append, taken when a quarter of the first 256 append): b is a
+		 * with words changed, dropped, added and blocks moved, at rates
+		 * from none to a half, few or many distinct keys.
+		 */
+		int			bad = 0;
+
+		for (int t = 0; t < 80; t++)
+		{
+			size_t		na = 300 + rnd(6000),
+						nb = 0;
+			uint32_t	alpha = 2 + rnd(t % 2 ? 40 : 5000),
+						rate = rnd(t % 4 == 0 ? 2 : 50);
+			uint64_t   *a = malloc(sizeof(uint64_t) * na),
+					   *b = malloc(sizeof(uint64_t) * (2 * na + 1));
+
+			for (size_t i = 0; i < na; i++)
+				a[i] = ((uint64_t) rnd(alpha) * UINT64_C(0x9E3779B97F4A7C15)) & ~UINT64_C(0xFFFFFF);
+			for (size_t i = 0; i < na; i++)
+			{
+				uint32_t	e = rnd(100);
+
+				if (e < rate / 3)
+					continue;	/* dropped */
+				if (e < 2 * rate / 3)
+					b[nb++] = KEY(rnd(alpha)); /* added */
+				b[nb++] = e < rate ? KEY(rnd(alpha)) : a[i] | rnd(1000);
+			}
+			if (t % 3 == 0 && nb > 100)
+			{
+				/* a block moved to the front */
+				size_t		at = rnd((uint32_t) nb / 2),
+							len = 1 + rnd((uint32_t) nb / 4);
+				uint64_t   *c = malloc(sizeof(uint64_t) * nb);
+
+				memcpy(c, b + at, len * sizeof(uint64_t));
+				memcpy(c + len, b, at * sizeof(uint64_t));
+				memcpy(c + len + at, b + at + len, (nb - at - len) * sizeof(uint64_t));
+				memcpy(b, c, nb * sizeof(uint64_t));
+				free(c);
+			}
+			bad += nb > 0 && !order_agrees(a, na, b, nb);
+			free(a);
+			free(b);
+		}
+		check(bad == 0, "ordered overlap = the sort-based computation on 80 long edited copies, one way and both");
+	}
+	{
+		/*
 		 * The two ways of holding tail: its bitmap up to 2^18 positions of
 		 * the other sequence, the binary search above; and sparse tails,
 		 * whose next value lies many words on (the bitmap's summary): a
