@@ -14,6 +14,24 @@
 
 #include "tfp_arena.h"
 
+/* under AddressSanitizer, memory not handed out is poisoned: a use of a
+ * buffer after its arena's reset (or after it was taken back) is reported */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define POISON(p, n) ((void) 0)
+#define UNPOISON(p, n) ((void) 0)
+#endif
+
 #define ALIGN16(n) (((n) + 15) & ~(size_t) 15)
 #define KIND_BLOCK UINT64_C(0x7466704172656e61)	/* "tfpArena" */
 #define KIND_DIRECT UINT64_C(0x7466704269674121)	/* "tfpBigA!" */
@@ -112,6 +130,7 @@ block_with_room(tfp_arena *a, size_t need)
 	b->next = NULL;
 	b->size = size;
 	b->used = 0;
+	POISON(BLOCK_DATA(b), size);
 	if (last)
 		last->next = b;
 	else
@@ -133,6 +152,7 @@ tfp_arena_alloc(void *arena, size_t size)
 	if (b == NULL || b->size - b->used < n + sizeof(head))
 		b = block_with_room(a, n + sizeof(head));
 	h = (head *) (BLOCK_DATA(b) + b->used);
+	UNPOISON(h, sizeof(head) + n);
 	h->size = n;
 	h->kind = KIND_BLOCK;
 	b->used += sizeof(head) + n;
@@ -161,7 +181,10 @@ tfp_arena_free(void *arena, void *p)
 	if (h->kind == KIND_DIRECT)
 		direct_free(a, h);
 	else if (is_last(a, h))
+	{
 		a->cur->used = (size_t) ((char *) h - BLOCK_DATA(a->cur));
+		POISON(h, sizeof(head) + h->size);
+	}
 }
 
 void *
@@ -182,6 +205,9 @@ tfp_arena_realloc(void *arena, void *p, size_t size)
 		a->cur->size - ((size_t) ((char *) p - BLOCK_DATA(a->cur))) >= n)
 	{
 		a->cur->used = (size_t) ((char *) p - BLOCK_DATA(a->cur)) + n;
+		UNPOISON(p, n);
+		if (n < old)
+			POISON((char *) p + n, old - n);
 		h->size = n;
 		return p;
 	}
@@ -204,6 +230,7 @@ tfp_arena_reset(tfp_arena *a)
 	while (b && kept + b->size <= TFP_ARENA_KEEP)
 	{
 		b->used = 0;
+		POISON(BLOCK_DATA(b), b->size);
 		kept += b->size;
 		keep_last = b;
 		b = b->next;
