@@ -13,24 +13,12 @@
 #include <string.h>
 
 #include "tfp_arena.h"
+#include "tfp_asan.h"
 
 /* under AddressSanitizer, memory not handed out is poisoned: a use of a
  * buffer after its arena's reset (or after it was taken back) is reported */
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_ASAN 1
-#endif
-#endif
-#ifdef ARENA_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define POISON(p, n) ((void) 0)
-#define UNPOISON(p, n) ((void) 0)
-#endif
+#define POISON(p, n) TFP_ASAN_POISON(p, n)
+#define UNPOISON(p, n) TFP_ASAN_UNPOISON(p, n)
 
 #define ALIGN16(n) (((n) + 15) & ~(size_t) 15)
 #define KIND_BLOCK UINT64_C(0x7466704172656e61)	/* "tfpArena" */

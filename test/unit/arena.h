@@ -14,17 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_ASAN 1
-#endif
-#endif
-#ifdef ARENA_ASAN
-#include <sanitizer/asan_interface.h>
-#define ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#include "tfp_asan.h"
+
+#ifdef TFP_ASAN
+#define ARENA_POISON(p, n) TFP_ASAN_POISON(p, n)
+#define ARENA_UNPOISON(p, n) TFP_ASAN_UNPOISON(p, n)
 #else
 #define ARENA_POISON(p, n) memset(p, 0xA5, n)
 #define ARENA_UNPOISON(p, n) ((void) 0)
