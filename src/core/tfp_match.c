@@ -236,6 +236,19 @@ lower_bound(const uint64_t *t, size_t n, uint64_t p)
 	return (size_t) (base - t) + (n == 1 && base[0] < p);
 }
 
+/* the first word after word i of the tail bitmap that is not 0, found
+ * through the summary s (a bit per word); there is one: the sentinel's */
+static inline size_t
+next_word(const uint64_t *s, size_t i)
+{
+	size_t		k = i >> 6;
+	uint64_t	x = s[k] & (~(uint64_t) 1 << (i & 63));
+
+	while (x == 0)
+		x = s[++k];
+	return (k << 6) + (size_t) __builtin_ctzll(x);
+}
+
 /*
  * The tail values as a bitmap of positions: w, words of 64 positions; s, a
  * bit per word, set when the word is not 0; a sentinel bit at position
@@ -255,28 +268,22 @@ static inline size_t
 tail_bits_step(uint64_t *restrict w, uint64_t *restrict s, uint64_t sent, uint64_t p)
 {
 	size_t		i = (size_t) (p >> 6),
-				j,
-				k = i >> 6;
+				j;
 	unsigned	b = (unsigned) (p & 63);
 	uint64_t	word = w[i],
 				keep = ((word >> b) & 1) - 1,	/* all ones: p is no tail */
 				above,
-				x,
 				q,
 				app;
 
 	word |= (uint64_t) 1 << b;
 	w[i] = word;
-	s[k] |= (uint64_t) 1 << (i & 63);
+	s[i >> 6] |= (uint64_t) 1 << (i & 63);
 	above = word & (~(uint64_t) 1 << b);
 	j = i;
 	if (above == 0)
 	{
-		/* the next word that is not 0, from the summary */
-		x = s[k] & (~(uint64_t) 1 << (i & 63));
-		while (x == 0)
-			x = s[++k];			/* ends: the sentinel's word is not 0 */
-		j = (k << 6) + (size_t) __builtin_ctzll(x);
+		j = next_word(s, i);
 		above = w[j];
 	}
 	q = ((uint64_t) j << 6) + (uint64_t) __builtin_ctzll(above);
@@ -339,12 +346,7 @@ tail_bits_run_top(uint64_t *restrict w, uint64_t *restrict s, uint64_t sent,
 			s[j >> 6] |= (uint64_t) 1 << (j & 63);
 			if (above == 0)
 			{
-				size_t		k = j >> 6;
-				uint64_t	x = s[k] & (~(uint64_t) 1 << (j & 63));
-
-				while (x == 0)
-					x = s[++k];
-				j = (k << 6) + (size_t) __builtin_ctzll(x);
+				j = next_word(s, j);
 				above = w[j];
 			}
 			t = ((uint64_t) j << 6) + (uint64_t) __builtin_ctzll(above);
