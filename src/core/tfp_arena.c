@@ -100,15 +100,14 @@ block_with_room(tfp_arena *a, size_t need)
 			   *last = NULL;
 	size_t		size;
 
+	/* (cur is NULL only when there is no block: before the first, or
+	 * after a reset that kept none) */
 	for (; b; b = b->next)
 	{
 		if (b->size - b->used >= need)
 			return a->cur = b;
 		last = b;
 	}
-	if (last == NULL)
-		for (last = a->first; last && last->next; last = last->next)
-			;
 	size = last ? 2 * last->size : TFP_ARENA_BLOCK;
 	if (size < need)
 		size = need;
